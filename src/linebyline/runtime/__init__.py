@@ -1,0 +1,36 @@
+"""The check runtime: runs a learner's code and a lesson's checks, and explains the outcome.
+
+Pure standard library on purpose: the very same files run in CPython (the CLI) and in Pyodide
+(the browser), so a check can never pass in one place and fail in the other.
+
+A lesson's ``checks.py`` uses only what this package exports::
+
+    from linebyline.runtime import check, fail, calling, slope
+
+    @check("mul records (other, self)")
+    def _(code):
+        with calling("Value(2.0) * Value(3.0)"):
+            out = code.Value(2.0) * code.Value(3.0)
+        if out._local_grads != (3.0, 2.0):
+            fail(f"... came back {out._local_grads!r}")
+"""
+from .checks import CheckFailed, calling, check, fail
+from .numeric import close, nudge_grads, slope
+from .runner import STATUSES, CheckResult, Limits, Result, StopRun, collect_checks, run_checks
+
+__all__ = [
+    "STATUSES",
+    "CheckFailed",
+    "CheckResult",
+    "Limits",
+    "Result",
+    "StopRun",
+    "calling",
+    "check",
+    "close",
+    "collect_checks",
+    "fail",
+    "nudge_grads",
+    "run_checks",
+    "slope",
+]
