@@ -1,0 +1,330 @@
+"""Load a course folder into a validated Course, or report every problem as ``file:line: ...``.
+
+A course folder holds ``course.yaml`` (title, target program, modules), the program and the
+module scripts, and ``lessons/<folder>/lesson.yaml`` with the files it names.
+"""
+from __future__ import annotations
+
+import io
+import math
+import re
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Any
+
+from ..runtime import collect_checks
+from . import yamlfile
+from .errors import CourseError, CourseErrors
+from .fields import Fields
+from .model import (
+    Chapter,
+    Choice,
+    Course,
+    Edit,
+    Exercise,
+    Lesson,
+    Mistake,
+    Module,
+    Question,
+    Widget,
+)
+from .widgets import VALIDATORS
+
+LESSON_NUMBER = re.compile(r"^(\d+)\.(\d+)$")
+SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
+
+
+def load_course(path: Path) -> Course:
+    """Load and validate the course in folder ``path``; raise CourseErrors listing every problem."""
+    path = Path(path)
+    errors: list[CourseError] = []
+    try:
+        course = _course(path, errors)
+    except CourseError as error:
+        raise CourseErrors([error]) from None
+    if errors:
+        raise CourseErrors(errors)
+    return course
+
+
+def _read_text(path: Path, errors: list[CourseError], file: str, line: int, what: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        errors.append(CourseError(file, line, f"{what} {path.name!r} does not exist"))
+    except UnicodeDecodeError:
+        errors.append(CourseError(file, line, f"{what} {path.name!r} is not UTF-8 text"))
+    return ""
+
+
+def _course(path: Path, errors: list[CourseError]) -> Course:
+    file = path / "course.yaml"
+    fields = Fields(str(file), yamlfile.load(file), errors)
+    fields.only("title", "slug", "program", "original", "modules")
+    title = fields.get("title", str) or ""
+    slug = fields.get("slug", str, path.name)
+    if slug and not SLUG.match(slug):
+        fields.error("`slug` must be lowercase letters, digits and hyphens", "slug")
+    program_name = fields.get("program", str) or ""
+    program = _read_text(path / program_name, errors, str(file), fields.line("program"),
+                         "the program") if program_name else ""
+    modules = []
+    for entry in fields.items("modules", "module"):
+        entry.only("number", "title", "script", "lessons")
+        number, script = entry.get("number", int), entry.get("script", str)
+        if script and not (path / script).is_file():
+            entry.error(f"the script {script!r} does not exist in {path}", "script")
+        planned = entry.get("lessons", list, [])
+        if number is not None and any(m.number == number for m in modules):
+            entry.error(f"module {number} is declared twice", "number")
+        modules.append(Module(number or 0, entry.get("title", str) or "", script or "",
+                              tuple(str(title) for title in planned)))
+    course = Course(slug or "", title, path, program_name, program,
+                    fields.get("original", str, ""), modules)
+
+    by_number = {module.number: module for module in modules}
+    seen: dict[str, Path] = {}
+    for lesson_file in sorted((path / "lessons").glob("*/lesson.yaml")):
+        try:
+            lesson = _lesson(lesson_file, course, by_number, errors)
+        except CourseError as error:
+            errors.append(error)
+            continue
+        if lesson is None:
+            continue
+        if lesson.number in seen:
+            errors.append(CourseError(str(lesson_file), 1, f"lesson {lesson.number} is also "
+                                      f"declared in {seen[lesson.number]}"))
+            continue
+        seen[lesson.number] = lesson_file
+        by_number[lesson.module].lessons.append(lesson)
+    for module in modules:
+        module.lessons.sort(key=lambda lesson: lesson.key)
+    return course
+
+
+def _lesson(file: Path, course: Course, modules: dict[int, Module],
+            errors: list[CourseError]) -> Lesson | None:
+    before = len(errors)
+    fields = Fields(str(file), yamlfile.load(file), errors)
+    fields.only("number", "slug", "title", "minutes", "unlocks", "watch", "explore", "build", "quiz")
+    number = str(fields.get("number", str) or "")
+    match = LESSON_NUMBER.match(number)
+    module = None
+    if number and not match:
+        fields.error(f"`number` must look like 7.4, not {number!r}", "number")
+    elif match:
+        module = modules.get(int(match.group(1)))
+        if module is None:
+            fields.error(f"lesson {number} belongs to module {match.group(1)}, which course.yaml "
+                         "does not declare", "number")
+    slug = fields.get("slug", str)
+    if slug and not SLUG.match(slug):
+        fields.error("`slug` must be lowercase letters, digits and hyphens", "slug")
+    title = fields.get("title", str)
+    minutes = fields.get("minutes", int)
+    if minutes is not None and minutes <= 0:
+        fields.error("`minutes` must be above 0", "minutes")
+    unlocks = _unlocks(fields, len(course.program_lines()))
+    watch_name = fields.get("watch", str)
+    watch = _read_text(file.parent / watch_name, errors, str(file), fields.line("watch"),
+                       "the Watch text") if watch_name else ""
+    explore = _widget(fields)
+    exercise = _exercise(fields, file.parent)
+    quiz = _quiz(fields, exercise)
+    if len(errors) > before or module is None or exercise is None or explore is None:
+        return None
+    return Lesson(number, slug, title, minutes, module.number, module.script, unlocks, watch,
+                  explore, exercise, quiz, file.parent)
+
+
+def _unlocks(fields: Fields, line_count: int) -> tuple[tuple[int, int], ...]:
+    entries = fields.get("unlocks", list) or []
+    ranges = []
+    for index, entry in enumerate(entries):
+        line = entries.line_of(index)
+        match = RANGE.match(str(entry).strip())
+        if not match:
+            fields.error(f"unlock {entry!r} must be a line number or a range like 33-57", line=line)
+            continue
+        start = int(match.group(1))
+        end = int(match.group(2) or start)
+        if not 1 <= start <= end <= line_count:
+            fields.error(f"unlock {entry!r} is outside the program's lines 1-{line_count}",
+                         line=line)
+            continue
+        ranges.append((start, end))
+    return tuple(ranges)
+
+
+def _widget(fields: Fields) -> Widget | None:
+    explore = fields.mapping("explore")
+    if explore is None:
+        return None
+    explore.only("kind", "params")
+    kind = explore.get("kind", str)
+    params = explore.mapping("params", "explore params: ")
+    if kind is not None and kind not in VALIDATORS:
+        explore.error(f"unknown widget kind {kind!r} (known: {', '.join(VALIDATORS)})", "kind")
+        return None
+    if kind is None or params is None:
+        return None
+    VALIDATORS[kind](params)
+    return Widget(kind, _plain(params.data))
+
+
+def _plain(value: Any) -> Any:
+    """Line-tracking containers back to plain dicts and lists, for JSON and templates."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _exercise(fields: Fields, folder: Path) -> Exercise | None:
+    build = fields.mapping("build")
+    if build is None:
+        return None
+    build.only("file", "starter", "solution", "checks", "mistakes", "hints", "codealong")
+    texts = {}
+    for key in ("starter", "solution", "checks"):
+        name = build.get(key, str)
+        texts[key] = _read_text(folder / name, build.errors, build.file, build.line(key),
+                                f"the {key} file") if name else ""
+    filename = build.get("file", str)
+    if filename and not filename.endswith(".py"):
+        build.error("`file` must be a Python file name such as backward.py", "file")
+    starter, solution, checks_source = texts["starter"], texts["solution"], texts["checks"]
+    if starter and starter == solution:
+        build.error("the starter and the solution are the same: nothing is left to write")
+    check_names: tuple[str, ...] = ()
+    checks_path = folder / (build.data.get("checks") or "checks.py")
+    if checks_source:
+        try:
+            check_names = tuple(name for name, _ in collect_checks(checks_source, str(checks_path)))
+        except Exception as error:  # an author's bug in checks.py: say where
+            line = getattr(error, "lineno", None) or _traceback_line(error, str(checks_path))
+            build.errors.append(CourseError(str(checks_path), line or 1,
+                                            f"{type(error).__name__}: {error}"))
+        else:
+            if not check_names:
+                build.error("the checks file defines no @check functions", "checks")
+    hints = build.get("hints", list) or []
+    for index, hint in enumerate(hints):
+        if not isinstance(hint, str) or not hint.strip():
+            build.error(f"hint {index + 1} must be text", line=hints.line_of(index))
+    mistakes = tuple(_mistake(entry, solution, check_names)
+                     for entry in build.items("mistakes", "mistake"))
+    codealong = _codealong(build, starter, solution)
+    return Exercise(filename or "", starter, solution, checks_source, checks_path, check_names,
+                    mistakes, tuple(str(hint) for hint in hints), codealong)
+
+
+def _traceback_line(error: BaseException, filename: str) -> int | None:
+    tb, line = error.__traceback__, None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def _edits(entry: Fields, key: str, text: str, what: str) -> tuple[Edit, ...]:
+    edits = []
+    for edit in entry.items(key, "edit"):
+        edit.only("find", "replace")
+        find, replace = edit.get("find", str), edit.get("replace", str, "")
+        if find is None:
+            continue
+        count = text.count(find)
+        if count != 1:
+            edit.error(f"`find` must occur exactly once in the {what}, but occurs {count} times",
+                       "find")
+        edits.append(Edit(find, replace))
+    return tuple(edits)
+
+
+def _mistake(entry: Fields, solution: str, check_names: tuple[str, ...]) -> Mistake:
+    entry.only("name", "edits", "check", "message")
+    check = entry.get("check", str) or ""
+    if check and check_names and check not in check_names:
+        entry.error(f"no check is named {check!r} (checks: {'; '.join(check_names)})", "check")
+    return Mistake(entry.get("name", str) or "", _edits(entry, "edits", solution, "solution"),
+                   check, entry.get("message", str) or "", entry.line())
+
+
+def apply_edits(text: str, edits: tuple[Edit, ...]) -> str:
+    for edit in edits:
+        text = text.replace(edit.find, edit.replace, 1)
+    return text
+
+
+def _codealong(build: Fields, starter: str, solution: str) -> tuple[Chapter, ...]:
+    chapters = []
+    text = starter
+    entries = build.items("codealong", "chapter")
+    for entry in entries:
+        entry.only("chapter", "caption", "find", "type")
+        title, caption = entry.get("chapter", str), entry.get("caption", str)
+        find, typed = entry.get("find", str), entry.get("type", str, "")
+        if find is None:
+            continue
+        if text.count(find) != 1:
+            entry.error(f"`find` must occur exactly once in the file at this point of the "
+                        f"code-along, but occurs {text.count(find)} times", "find")
+            continue
+        text = text.replace(find, typed, 1)
+        chapters.append(Chapter(title or "", caption or "", find, typed))
+    if entries and starter and solution and len(chapters) == len(entries) and text != solution:
+        build.error("the code-along does not end with the solution: typing every chapter into "
+                    "the starter gives a different file", "codealong")
+    return tuple(chapters)
+
+
+def _quiz(fields: Fields, exercise: Exercise | None) -> tuple[Question, ...]:
+    questions = []
+    for entry in fields.items("quiz", "question"):
+        kind = entry.get("kind", str)
+        if kind == "choice":
+            entry.only("kind", "prompt", "choices", "explain")
+            choices = []
+            for choice in entry.items("choices", "choice"):
+                choice.only("text", "correct", "explain")
+                choices.append(Choice(choice.get("text", str) or "",
+                                      bool(choice.get("correct", bool, False)),
+                                      choice.get("explain", str) or ""))
+            if choices and sum(choice.correct for choice in choices) != 1:
+                entry.error("exactly one choice must be `correct: true`", "choices")
+            questions.append(Question("choice", entry.get("prompt", str) or "",
+                                      entry.get("explain", str, ""), tuple(choices)))
+        elif kind == "predict":
+            entry.only("kind", "prompt", "compute", "tolerance", "explain")
+            compute = entry.get("compute", str) or ""
+            tolerance = entry.get("tolerance", float, 0.0)
+            answer = _compute(entry, compute, exercise) if compute else None
+            questions.append(Question("predict", entry.get("prompt", str) or "",
+                                      entry.get("explain", str) or "", (), compute, answer,
+                                      tolerance or 0.0))
+        elif kind is not None:
+            entry.error(f"`kind` must be choice or predict, not {kind!r}", "kind")
+    return tuple(questions)
+
+
+def _compute(entry: Fields, compute: str, exercise: Exercise | None) -> float | None:
+    """Run a prediction's code after the lesson's solution; its `answer` is the right answer."""
+    namespace: dict[str, Any] = {"__name__": "lesson_solution"}
+    try:
+        with redirect_stdout(io.StringIO()):  # a solution's prints must not reach our output
+            if exercise is not None:
+                exec(compile(exercise.solution, "solution.py", "exec"), namespace)
+            exec(compile(compute, "compute", "exec"), namespace)
+    except Exception as error:
+        entry.error(f"`compute` raised {type(error).__name__}: {error}", "compute")
+        return None
+    answer = namespace.get("answer")
+    if isinstance(answer, bool) or not isinstance(answer, (int, float)) or math.isnan(answer):
+        entry.error(f"`compute` must set `answer` to a number, not {answer!r}", "compute")
+        return None
+    return float(answer)

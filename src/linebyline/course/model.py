@@ -1,0 +1,134 @@
+"""What a course is made of, once its files are loaded and validated."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the one occurrence of ``find`` with ``replace``."""
+
+    find: str
+    replace: str
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A classic wrong version of the solution and the exact message a check must give it."""
+
+    name: str
+    edits: tuple[Edit, ...]
+    check: str
+    message: str
+    line: int  # in lesson.yaml, for lint reports
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """One chapter of the code-along: a caption, then ``type`` typed in place of ``find``."""
+
+    title: str
+    caption: str
+    find: str
+    type: str
+
+
+@dataclass(frozen=True)
+class Exercise:
+    filename: str  # what the learner's file is called, e.g. building_value.py
+    starter: str
+    solution: str
+    checks_source: str
+    checks_path: Path
+    check_names: tuple[str, ...]
+    mistakes: tuple[Mistake, ...]
+    hints: tuple[str, ...]
+    codealong: tuple[Chapter, ...]
+
+
+@dataclass(frozen=True)
+class Widget:
+    kind: str
+    params: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Choice:
+    text: str
+    correct: bool
+    explain: str
+
+
+@dataclass(frozen=True)
+class Question:
+    kind: str  # "choice" or "predict"
+    prompt: str
+    explain: str
+    choices: tuple[Choice, ...] = ()
+    compute: str = ""  # predict: code that sets `answer`, run at load time
+    answer: float | None = None
+    tolerance: float = 0.0
+
+
+@dataclass(frozen=True)
+class Lesson:
+    number: str  # "7.4"
+    slug: str
+    title: str
+    minutes: int
+    module: int
+    script: str
+    unlocks: tuple[tuple[int, int], ...]  # inclusive line ranges of the program
+    watch: str  # Markdown
+    explore: Widget
+    exercise: Exercise
+    quiz: tuple[Question, ...]
+    path: Path
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        return tuple(int(part) for part in self.number.split("."))
+
+    def unlocked_lines(self) -> set[int]:
+        return {n for start, end in self.unlocks for n in range(start, end + 1)}
+
+
+@dataclass
+class Module:
+    number: int
+    title: str
+    script: str
+    planned: tuple[str, ...]  # lesson titles of the curriculum, published or not
+    lessons: list[Lesson] = field(default_factory=list)
+
+
+@dataclass
+class Course:
+    slug: str
+    title: str
+    path: Path
+    program_name: str  # microgpt.py
+    program: str  # its text
+    original_url: str
+    modules: list[Module]
+
+    def lessons(self) -> Iterator[Lesson]:
+        for module in self.modules:
+            yield from module.lessons
+
+    def lesson(self, number: str) -> Lesson | None:
+        return next((lesson for lesson in self.lessons() if lesson.number == number), None)
+
+    def program_lines(self) -> list[str]:
+        return self.program.split("\n")
+
+    def countable_lines(self) -> set[int]:
+        """Line numbers (1-based) of the program's non-blank lines: what a learner can learn."""
+        return {n for n, text in enumerate(self.program_lines(), 1) if text.strip()}
+
+    def uncovered_lines(self) -> list[int]:
+        covered = set().union(*(lesson.unlocked_lines() for lesson in self.lessons()))
+        return sorted(self.countable_lines() - covered)
