@@ -1,0 +1,267 @@
+"""The `linebyline` command: the course from a terminal, for people who prefer their own editor."""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tqdm import tqdm
+
+from . import __version__
+from .course import Course, CourseErrors, Lesson, courses_root, default_course_path, load_course
+from .dataset import BUNDLED_NAMES, DatasetError
+from .runtime import Result
+from .sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, check_source
+
+USAGE_ERROR = 2
+SYMBOLS = {"pass": "✓", "fail": "✗", "error": "!", "not-attempted": "·"}
+
+
+class UsageError(Exception):
+    """Something the user asked for cannot be done as asked (exit code 2)."""
+
+
+def _course(value: str | None) -> Course:
+    """Load the course named by --course: a folder, or the name of one under courses/."""
+    if value is None:
+        path = default_course_path()
+    else:
+        path = Path(value)
+        if not (path / "course.yaml").is_file() and (courses_root() / value).is_dir():
+            path = courses_root() / value
+        if not (path / "course.yaml").is_file():
+            raise UsageError(f"{value}: not a course folder (it has no course.yaml)")
+    return load_course(path)
+
+
+def _lesson(course: Course, number: str) -> Lesson:
+    lesson = course.lesson(number)
+    if lesson is None:
+        published = ", ".join(lesson.number for lesson in course.lessons()) or "none yet"
+        raise UsageError(f"no published lesson {number!r} (published: {published}); "
+                         "`linebyline lessons` lists them")
+    return lesson
+
+
+def cmd_lessons(args: argparse.Namespace) -> int:
+    course = _course(args.course)
+    total = len(course.countable_lines())
+    print(f"{course.title}: {course.program_name}, {total} lines to learn\n")
+    for module in course.modules:
+        print(f"Module {module.number}  {module.title}  ({module.script})")
+        published = {lesson.number: lesson for lesson in module.lessons}
+        titles = list(module.planned)
+        for lesson in module.lessons:  # published lessons beyond the plan still show
+            index = lesson.key[1] - 1
+            if index >= len(titles):
+                titles.extend([""] * (index + 1 - len(titles)))
+        for index, title in enumerate(titles, 1):
+            number = f"{module.number}.{index}"
+            lesson = published.get(number)
+            if lesson:
+                lines = len(lesson.unlocked_lines() & course.countable_lines())
+                print(f"  {number:>5}  {lesson.title:<44} {lesson.minutes:>3} min  "
+                      f"+{lines} lines")
+            else:
+                print(f"  {number:>5}  {title:<44} (coming soon)")
+        print()
+    return 0
+
+
+def cmd_start(args: argparse.Namespace) -> int:
+    lesson = _lesson(_course(args.course), args.lesson)
+    folder = Path(args.dir)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder}: exists and is not a folder")
+    target = folder / lesson.exercise.filename
+    if target.exists() and not args.force:
+        raise UsageError(f"{target} already exists; it may hold your work, so it was left as it "
+                         "is (use --force to replace it with the starter)")
+    folder.mkdir(parents=True, exist_ok=True)
+    target.write_text(lesson.exercise.starter, encoding="utf-8")
+    print(f"Wrote {target}: lesson {lesson.number}, {lesson.title}.")
+    print("Open it in your editor, fill in the TODOs, then run:")
+    print(f"  linebyline check {lesson.number} {target}")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    lesson = _lesson(_course(args.course), args.lesson)
+    path = Path(args.file)
+    if not path.is_file():
+        raise UsageError(f"{path}: no such file" + (" (it is a folder)" if path.is_dir() else ""))
+    try:
+        source = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: is not UTF-8 text; save it as UTF-8 and try again") from None
+    if args.timeout <= 0 or args.memory < 64:
+        raise UsageError("--timeout must be above 0 and --memory at least 64 (MB)")
+    result = check_source(lesson, source, timeout=args.timeout, memory_mb=args.memory)
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        _print_result(lesson, result)
+    return 0 if result.status == "pass" else 1
+
+
+def _print_result(lesson: Lesson, result: Result) -> None:
+    print(f"Lesson {lesson.number}, {lesson.title}: {result.status}")
+    for check in result.checks:
+        print(f"  {SYMBOLS[check.status]} {check.name}" +
+              ("" if check.status in ("pass", "fail") else f" ({check.status})"))
+        if check.message and check.status != "pass":
+            for line in check.message.splitlines():
+                print(f"      {line}")
+    if result.stdout.strip():
+        print("\nYour code printed:")
+        print(result.stdout.rstrip())
+    passed = sum(check.status == "pass" for check in result.checks)
+    print(f"\n{passed} / {len(result.checks)} checks pass.")
+    if result.status == "not-attempted":
+        print("Fill in the TODOs, then check again. Stuck? The lesson's hints are on its page.")
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    from .lint import format_ranges, lint_course
+
+    course = _course(args.course_arg or args.course)
+    report = lint_course(course, require_full_coverage=args.require_full_coverage)
+    for lesson_report in report.lessons:
+        lesson = lesson_report.lesson
+        mark = "ok" if not lesson_report.problems else "PROBLEMS"
+        print(f"{lesson.number} {lesson.title}: {mark}")
+        for note in lesson_report.notes:
+            print(f"    {note}")
+        for problem in lesson_report.problems:
+            print(f"  ✗ {problem}")
+    for problem in report.problems:
+        print(f"✗ {problem}")
+    total = len(course.countable_lines())
+    taught = total - len(report.uncovered)
+    print(f"\n{course.program_name}: {taught} / {total} non-blank lines taught by a lesson.")
+    if report.uncovered and not args.require_full_coverage:
+        print(f"Not taught yet: lines {format_ranges(report.uncovered)}")
+    print("lint passed." if report.ok else "lint FAILED.")
+    return 0 if report.ok else 1
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from .scripts import ScriptError, find_script, parse_step, run_script
+
+    course = _course(args.course)
+    try:
+        script = find_script(course.path, args.script)
+        lines = run_script(script, Path(args.dataset), args.steps)
+        bar = None
+        for line in lines:
+            step = parse_step(line)
+            if step is None:
+                (bar.write if bar else print)(line)
+                continue
+            if bar is None:
+                bar = tqdm(total=step.total, unit="step", desc=script.name, file=sys.stderr)
+            bar.update(step.number - bar.n)
+            bar.set_postfix(loss=step.loss)
+            bar.write(f"step {step.number:4d} / {step.total} | loss {step.loss}")
+            if step.number == step.total:
+                bar.close()
+                bar = None
+    except (ScriptError, DatasetError) as error:
+        raise UsageError(str(error)) from None
+    except subprocess.CalledProcessError as error:
+        print(f"{args.script} stopped with an error:\n{error.stderr}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="linebyline",
+        description="Build microgpt line by line: lessons, starters and checks from a terminal.",
+        epilog="Start with `linebyline lessons`, then `linebyline start 7.4`.",
+    )
+    parser.add_argument("--version", action="version", version=f"linebyline {__version__}")
+    parser.add_argument("--course", metavar="PATH",
+                        help="course folder or name (default: the bundled microgpt course)")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    lessons = commands.add_parser("lessons", help="list modules and lessons",
+                                  description="List the course's modules and lessons, with "
+                                  "minutes and each module's training script.")
+    lessons.set_defaults(run=cmd_lessons)
+
+    start = commands.add_parser("start", help="write a lesson's starter file to work on",
+                                description="Write the lesson's starter file into DIR, to edit "
+                                "in your own editor. An existing file is never overwritten "
+                                "unless you say --force.")
+    start.add_argument("lesson", help="lesson number, e.g. 7.5")
+    start.add_argument("dir", nargs="?", default=".", help="folder to write into (default: .)")
+    start.add_argument("--force", action="store_true", help="replace an existing file")
+    start.set_defaults(run=cmd_start)
+
+    check = commands.add_parser(
+        "check", help="run a lesson's checks on your file",
+        description="Run the lesson's checks on FILE in a separate process with a time and a "
+        "memory limit. Exit code: 0 when every check passes, 1 when any does not, 2 for a usage "
+        "error (unknown lesson, missing file).")
+    check.add_argument("lesson", help="lesson number, e.g. 7.5")
+    check.add_argument("file", help="your Python file")
+    check.add_argument("--json", action="store_true",
+                       help='print one JSON object: {"lesson", "status", "checks": [{"name", '
+                       '"status", "message"}], "stdout"}')
+    check.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                       help=f"time limit for your code (default {DEFAULT_TIMEOUT:g})")
+    check.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+                       help=f"memory limit for your code (default {DEFAULT_MEMORY_MB})")
+    check.set_defaults(run=cmd_check)
+
+    lint = commands.add_parser(
+        "lint", help="prove every lesson of a course (for authors)",
+        description="Load and validate the course; prove every exercise both ways (the solution "
+        "passes, the untouched starter does not), that every known mistake produces exactly its "
+        "message, compute every prediction, and report the program lines no lesson teaches yet.")
+    lint.add_argument("course_arg", nargs="?", metavar="COURSE",
+                      help="course folder or name (default: microgpt)")
+    lint.add_argument("--require-full-coverage", action="store_true",
+                      help="fail when any non-blank line of the program is taught by no lesson")
+    lint.set_defaults(run=cmd_lint)
+
+    train = commands.add_parser(
+        "train", help="run the reference program with a progress bar",
+        description="Run the course's reference program (or one module's script), showing a "
+        "progress bar and the loss of every step, then the names it samples.")
+    train.add_argument("--steps", type=int, metavar="N",
+                       help="training steps (default: the script's own, 1000)")
+    train.add_argument("--dataset", default=str(BUNDLED_NAMES), metavar="PATH",
+                       help="one document per line, UTF-8 (default: the bundled names)")
+    train.add_argument("--script", default="microgpt",
+                       help="microgpt (default) or train0 ... train5")
+    train.set_defaults(run=cmd_train)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 0
+    try:
+        return args.run(args)
+    except UsageError as error:
+        print(f"linebyline {args.command}: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    except CourseErrors as errors:
+        print(f"The course has {len(errors.errors)} problem(s):", file=sys.stderr)
+        for error in errors.errors:
+            print(f"  {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\nStopped.", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

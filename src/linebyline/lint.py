@@ -1,0 +1,139 @@
+"""Prove a course: every exercise both ways, every known mistake, every line it claims to teach.
+
+``lint_course`` returns a report instead of printing, so the CLI and the tests read the same
+findings. A problem is anything that would mislead a learner; a note is information.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .course import Course, Lesson, apply_edits
+from .sandbox import check_source
+from .scripts import NUM_STEPS
+
+
+@dataclass
+class LessonReport:
+    lesson: Lesson
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class CourseReport:
+    course: Course
+    lessons: list[LessonReport]
+    problems: list[str]  # course-wide
+    uncovered: list[int]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and not any(report.problems for report in self.lessons)
+
+
+def lint_course(course: Course, require_full_coverage: bool = False) -> CourseReport:
+    problems = []
+    for module in course.modules:
+        script = course.path / module.script
+        if len(NUM_STEPS.findall(script.read_text(encoding="utf-8"))) != 1:
+            problems.append(f"{script}: needs exactly one `num_steps = N` line")
+    uncovered = course.uncovered_lines()
+    if require_full_coverage and uncovered:
+        problems.append(f"{course.program_name}: {len(uncovered)} non-blank lines are taught by "
+                        f"no lesson: {format_ranges(uncovered)}")
+    return CourseReport(course, [lint_lesson(course, lesson) for lesson in course.lessons()],
+                        problems, uncovered)
+
+
+def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
+    report = LessonReport(lesson)
+    exercise = lesson.exercise
+    where = lesson.path / "lesson.yaml"
+
+    solution = check_source(lesson, exercise.solution, untouched_is_not_attempted=False)
+    failing = [check for check in solution.checks if check.status != "pass"]
+    for check in failing:
+        report.problems.append(f"{lesson.path / 'solution.py'}: the solution does not pass "
+                               f"check {check.name!r} ({check.status}): {check.message}")
+    if not failing:
+        report.notes.append(f"solution passes all {len(solution.checks)} checks")
+
+    untouched = check_source(lesson, exercise.starter)
+    if untouched.status != "not-attempted":
+        report.problems.append(f"{lesson.path / 'starter.py'}: the untouched starter should be "
+                               f"not-attempted, but is {untouched.status}")
+    edited = check_source(lesson, exercise.starter, untouched_is_not_attempted=False)
+    if edited.status == "pass":
+        report.problems.append(f"{lesson.path / 'starter.py'}: the starter passes every check "
+                               "even when run as if edited: the checks cannot tell it is unfinished")
+    else:
+        report.notes.append(f"starter is not-attempted, and run anyway it is {edited.status}")
+
+    messages: dict[str, str] = {}
+    for mistake in exercise.mistakes:
+        result = check_source(lesson, apply_edits(exercise.solution, mistake.edits),
+                              untouched_is_not_attempted=False)
+        first = next((check for check in result.checks if check.status != "pass"), None)
+        place = f"{where}:{mistake.line}: mistake {mistake.name!r}"
+        if first is None:
+            report.problems.append(f"{place}: every check passes, so no learner would be told")
+        elif first.name != mistake.check:
+            report.problems.append(f"{place}: caught first by {first.name!r}, not by "
+                                   f"{mistake.check!r}; its message was: {first.message}")
+        elif first.message != mistake.message:
+            report.problems.append(f"{place}: check {first.name!r} says\n    {first.message}\n"
+                                   f"  but lesson.yaml expects\n    {mistake.message}")
+        if mistake.message in messages:
+            report.problems.append(f"{place}: same message as mistake {messages[mistake.message]!r}"
+                                   "; each known mistake needs its own message")
+        messages[mistake.message] = mistake.name
+    if exercise.mistakes:
+        report.notes.append(f"{len(exercise.mistakes)} known mistakes checked")
+
+    answers = [q.answer for q in lesson.quiz if q.kind == "predict"]
+    if answers:
+        report.notes.append("predictions computed: " + ", ".join(f"{a:g}" for a in answers))
+    report.problems.extend(_line_problems(course, lesson))
+    return report
+
+
+def _line_problems(course: Course, lesson: Lesson) -> list[str]:
+    """The solution must really contain the lines the lesson unlocks, and nothing made up."""
+    problems = []
+    exercise = lesson.exercise
+    solution_lines = [line.strip() for line in exercise.solution.splitlines()]
+    program = course.program_lines()
+    position = 0
+    for number in sorted(lesson.unlocked_lines()):
+        wanted = program[number - 1].strip()
+        if not wanted:
+            continue
+        try:
+            position = solution_lines.index(wanted, position) + 1
+        except ValueError:
+            problems.append(f"{lesson.path / 'solution.py'}: line {number} of "
+                            f"{course.program_name}, which the lesson unlocks, is not in the "
+                            f"solution (in order): {wanted}")
+    known = {line.strip() for line in program}
+    script = course.path / lesson.script
+    known |= {line.strip() for line in script.read_text(encoding="utf-8").splitlines()}
+    starter = {line.strip() for line in exercise.starter.splitlines()}
+    for number, line in enumerate(exercise.solution.splitlines(), 1):
+        text = line.strip()
+        if text and not text.startswith("#") and text not in starter and text not in known:
+            problems.append(f"{lesson.path / 'solution.py'}:{number}: the learner writes this line, "
+                            f"but it is in neither {course.program_name} nor {Path(script).name}: "
+                            f"{text}")
+    return problems
+
+
+def format_ranges(numbers: list[int]) -> str:
+    """[1, 2, 3, 7, 9, 10] -> '1-3, 7, 9-10'."""
+    ranges: list[list[int]] = []
+    for number in numbers:
+        if ranges and number == ranges[-1][1] + 1:
+            ranges[-1][1] = number
+        else:
+            ranges.append([number, number])
+    return ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in ranges)
