@@ -1,0 +1,32 @@
+"""Shared fixtures: the real course, the published names file, and a way to run the CLI."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from linebyline.course import Course, default_course_path, load_course
+
+ROOT = Path(__file__).resolve().parents[1]
+# The makemore names file lives in ../shared beside the repository (also in CI). A missing file
+# must fail the tests that need it, never skip them.
+PUBLISHED_NAMES = ROOT.parent / "shared" / "data" / "names.txt"
+
+
+@pytest.fixture(scope="session")
+def course() -> Course:
+    return load_course(default_course_path())
+
+
+@pytest.fixture(scope="session")
+def names_file() -> Path:
+    assert PUBLISHED_NAMES.is_file(), f"the published data set is missing: {PUBLISHED_NAMES}"
+    return PUBLISHED_NAMES
+
+
+def run_cli(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run `linebyline ARGS` as a user would, in a separate process."""
+    return subprocess.run([sys.executable, "-m", "linebyline", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=timeout)

@@ -1,0 +1,145 @@
+"""The check runtime on its own: statuses, messages, and that it is pure standard library."""
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+import linebyline.runtime
+from linebyline.runtime import StopRun, close, nudge_grads, run_checks, slope
+
+CHECKS = '''
+from linebyline.runtime import calling, check, fail
+
+@check("double doubles")
+def _(code):
+    with calling("double(21)"):
+        got = code.double(21)
+    if got != 42:
+        fail(f"double(21) should return 42, but returned {got!r}.")
+
+@check("half halves")
+def _(code):
+    with calling("half(8)"):
+        got = code.half(8)
+    if got != 4:
+        fail(f"half(8) should return 4, but returned {got!r}.")
+'''
+STARTER = "def double(x):\n    return x  # TODO\n\ndef half(x):\n    return x  # TODO\n"
+RIGHT = "def double(x):\n    return 2 * x\n\ndef half(x):\n    return x / 2\n"
+
+
+def statuses(result):
+    return [check.status for check in result.checks]
+
+
+def test_right_code_passes_every_check():
+    result = run_checks(RIGHT, CHECKS, lesson="t", starter=STARTER)
+    assert result.status == "pass"
+    assert statuses(result) == ["pass", "pass"]
+    assert [check.name for check in result.checks] == ["double doubles", "half halves"]
+
+
+def test_untouched_starter_is_not_attempted_even_with_trailing_spaces():
+    result = run_checks(STARTER.replace("\n", "  \r\n") + "\n\n", CHECKS, starter=STARTER)
+    assert result.status == "not-attempted"
+    assert statuses(result) == ["not-attempted", "not-attempted"]
+
+
+def test_half_done_code_fails_with_a_message_saying_what_came_back():
+    half_done = RIGHT.replace("x / 2", "x")
+    result = run_checks(half_done, CHECKS, starter=STARTER)
+    assert result.status == "fail"
+    assert statuses(result) == ["pass", "fail"]
+    assert result.checks[1].message == "half(8) should return 4, but returned 8."
+
+
+def test_an_exception_names_the_call_the_error_and_the_learners_line():
+    crashing = RIGHT.replace("return x / 2", "return x / zero")
+    result = run_checks(crashing, CHECKS, starter=STARTER, filename="mine.py")
+    assert statuses(result) == ["pass", "error"]
+    assert result.checks[1].message == (
+        "Calling `half(8)` raised NameError: name 'zero' is not defined (line 5 of your code).")
+
+
+def test_a_syntax_error_is_reported_with_its_line_and_nothing_runs():
+    result = run_checks("def double(x):\n    return 2 *\n", CHECKS, starter=STARTER)
+    assert result.status == "error"
+    assert result.checks[0].message.startswith("Your code has a syntax error on line 2")
+    assert result.checks[1].message.startswith("Not run")
+
+
+def test_code_that_fails_at_top_level_is_an_error_for_every_check():
+    result = run_checks(RIGHT + "print('hi')\n1 / 0\n", CHECKS, starter=STARTER)
+    assert result.status == "error"
+    assert "ZeroDivisionError" in result.checks[0].message and "line 7" in result.checks[0].message
+    assert result.stdout == "hi\n"
+
+
+def test_a_missing_name_fails_clearly():
+    result = run_checks("def double(x):\n    return 2 * x\n", CHECKS, starter=STARTER)
+    assert statuses(result) == ["pass", "fail"]
+    assert "does not define `half`" in result.checks[1].message
+
+
+def test_prints_are_captured_and_capped():
+    result = run_checks(RIGHT + "print('x' * 200_000)\n", CHECKS)
+    assert result.status == "pass"
+    assert len(result.stdout) < 101_000 and "output cut" in result.stdout
+
+
+def test_a_stop_from_outside_ends_the_run_with_the_time_limit_named():
+    looping = RIGHT.replace("return 2 * x", "raise StopRun_()")
+    namespace_hook = "from linebyline.runtime import StopRun as StopRun_\n"
+    result = run_checks(namespace_hook + looping, CHECKS, filename="mine.py")
+    assert statuses(result) == ["error", "error"]
+    assert "ran past the time limit" in result.checks[0].message
+    assert result.checks[1].message == "Not run: the run was stopped."
+    assert issubclass(StopRun, BaseException) and not issubclass(StopRun, Exception)
+
+
+def test_checks_are_listed_as_dicts_for_json():
+    data = run_checks(RIGHT, CHECKS).to_dict()
+    assert set(data) == {"lesson", "status", "checks", "stdout"}
+    assert set(data["checks"][0]) == {"name", "status", "message"}
+
+
+def test_two_checks_with_one_name_are_refused():
+    with pytest.raises(ValueError, match="two checks are named"):
+        run_checks(RIGHT, CHECKS + CHECKS)
+
+
+def test_slope_and_nudge_grads_measure_derivatives():
+    assert slope(lambda x: x ** 3, 2.0) == pytest.approx(12.0, rel=1e-6)
+
+    class Box:
+        def __init__(self, data):
+            self.data = data
+
+    a, b = Box(3.0), Box(-2.0)
+    grads = nudge_grads(lambda: a.data * b.data + a.data ** 2, [a, b])
+    assert grads == pytest.approx([-2.0 + 6.0, 3.0], rel=1e-6)
+    assert (a.data, b.data) == (3.0, -2.0)  # left exactly as they were
+
+
+def test_close_rejects_non_numbers():
+    assert close(1.0, 1.0 + 1e-9)
+    assert not close(True, 1.0) and not close("1", 1.0) and not close(None, 0.0)
+
+
+def test_runtime_imports_only_the_standard_library():
+    # The browser runs these very files in Pyodide, which has no third-party packages.
+    folder = Path(linebyline.runtime.__file__).parent
+    for path in folder.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                assert top in sys.stdlib_module_names or top == "__future__", f"{path}: {name}"
