@@ -232,6 +232,7 @@ def _traceback_line(error: BaseException, filename: str) -> int | None:
 
 
 def _edits(entry: Fields, key: str, text: str, what: str) -> tuple[Edit, ...]:
+    """Edits apply one after another, so each `find` is looked for in the text as edited so far."""
     edits = []
     for edit in entry.items(key, "edit"):
         edit.only("find", "replace")
@@ -242,7 +243,8 @@ def _edits(entry: Fields, key: str, text: str, what: str) -> tuple[Edit, ...]:
         if count != 1:
             edit.error(f"`find` must occur exactly once in the {what}, but occurs {count} times",
                        "find")
-        edits.append(Edit(find, replace))
+        text = text.replace(find, replace or "", 1)
+        edits.append(Edit(find, replace or ""))
     return tuple(edits)
 
 

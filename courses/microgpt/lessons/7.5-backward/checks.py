@@ -1,0 +1,303 @@
+"""Checks for lesson 7.5: the example's gradients, a value used twice, the order, and nudging.
+
+They test what backward() does, not how it is spelled: any topological sort (recursive, with an
+explicit stack, by counting users) and any way of pairing children with local grads passes.
+
+To see in which order the nodes pass their grads on, `_watch_order` swaps each inner node's
+`_local_grads` for a `_Spy`: a tuple that writes its owner's name into a log whenever it is
+iterated or indexed. The backward loop reads a node's local grads exactly when that node passes
+its grad on, so the log is the processing order. The probe graph is chosen so that the classic
+mistakes (walking forwards, appending before or inside the children loop) each leave a
+different order, and so that a breadth-first order is caught too.
+"""
+from linebyline.runtime import calling, check, close, fail, nudge_grads
+
+# --- the Watch example: a=2, b=-3, c=10, e=a*b, d=e+c, L=d*e --------------------------------
+EXAMPLE = "a = Value(2), b = Value(-3), c = Value(10), e = a * b, d = e + c, L = d * e"
+EXAMPLE_GRADS = {"L": 1, "d": -6, "e": -2, "c": -6, "a": 6, "b": -4}
+# What `child.grad = ...` leaves: e keeps only d's share (-6), and a and b inherit it.
+EXAMPLE_ASSIGN = {"L": 1, "d": -6, "e": -6, "c": -6, "a": 18, "b": -12}
+
+# --- the probe graph of the order check ----------------------------------------------------
+PROBE = "p = a * b, q = p + c, r = q * a, s = p * r, out = s + q"
+
+# --- what each kind of wrong order means, and what to change ------------------------------
+FORWARDS = ("Your loop walks `order` forwards, leaves first, so each node passes its grad on "
+            "before the nodes that use it have added their shares to it. Walk it backwards, "
+            "output first: `for node in reversed(order):`.")
+PREORDER = ("visit() puts each node into `order` before its children, so in reversed(order) a "
+            "node can come before the nodes that use it, and it passes on a grad that is not "
+            "complete yet. Append the node after the `for child` loop, once all its children "
+            "are in `order`: then reversed(order) puts every node after all of its users.")
+INSIDE = ("`order.append(node)` is inside the `for child` loop, so a node is appended once for "
+          "every child it has (and a leaf, which has none, never), and it passes its grad on "
+          "once per copy: the gradients pile up. Un-indent that line one level, so each node is "
+          "appended once, after the loop.")
+NEVER = ("No node passed its grad on: the loop over reversed(order) never read any node's local "
+         "grads. Is `order` still empty? visit() must append each node to `order`, after its "
+         "`for child` loop.")
+
+# --- what each kind of wrong arithmetic means, once the order is right ----------------------
+ASSIGN_EXAMPLE = ("e is used twice, by d (d = e + c) and by L (L = d * e), so it gets two shares "
+                  "that must add up: 4 from L and -6 from d make -2. Your code keeps only the "
+                  "last one, because `child.grad = ...` replaces what was there, and a and b "
+                  "inherit the wrong e.grad. Write `child.grad += local_grad * node.grad` so "
+                  "the shares add up.")
+ASSIGN = ("Your code keeps only the last share, because `child.grad = ...` replaces what an "
+          "earlier user put there. Write `child.grad += local_grad * node.grad` so the shares "
+          "add up.")
+NO_CHAIN = ("The nodes were visited in a right order, but nothing reached the children: every "
+            "grad except the output's stayed 0. Inside the inner loop, add local_grad * "
+            "node.grad to child.grad.")
+REPEATS = ("x appears twice among y's children, each time with local grad 3, and each of the "
+           "two must add its share. Walk every (child, local grad) pair, for example with "
+           "zip(node._children, node._local_grads), without dropping repeated children.")
+CHAIN = ("The order is right, so look at the chain-rule line: for every (child, local grad) "
+         "pair, child.grad must grow by local_grad * node.grad.")
+
+
+def _fmt(x):
+    """A number as a beginner writes it: 6, -0.5, 1.23457; anything else by its type."""
+    if isinstance(x, bool):
+        return repr(x)
+    if isinstance(x, int):
+        return str(x)
+    if isinstance(x, float):
+        if x.is_integer() and abs(x) < 1e15:
+            return str(int(x))
+        return f"{x:.6g}"
+    return f"a {type(x).__name__} object, not a number"
+
+
+def _wrong(grads, expected):
+    """'e.grad is 4 but should be -2; ...' for each name whose grad is off, or ''."""
+    return "; ".join(f"{name}.grad is {_fmt(grads[name])} but should be {_fmt(want)}"
+                     for name, want in expected.items() if not close(grads[name], want))
+
+
+def _matches(grads, expected):
+    return all(close(grads[name], want) for name, want in expected.items())
+
+
+class _Spy(tuple):
+    """A node's local grads that note the node's name in `log` whenever they are read."""
+
+    def __new__(cls, items, owner, log):
+        spy = super().__new__(cls, items)
+        spy.owner, spy.log = owner, log
+        return spy
+
+    def __iter__(self):
+        self.log.append((self.owner, None))
+        return super().__iter__()
+
+    def __getitem__(self, index):
+        self.log.append((self.owner, index))
+        return super().__getitem__(index)
+
+
+def _passes(log):
+    """The log as one entry per pass: a pass is one iteration, or indexes 0, 1, ... in a row."""
+    passes, used = [], None
+    for owner, index in log:
+        if (used is not None and isinstance(index, int) and passes[-1] == owner
+                and index not in used):
+            used.add(index)
+            continue
+        passes.append(owner)
+        used = {index} if isinstance(index, int) else None
+    return passes
+
+
+def _build_order(out, where, name_of):
+    """The inner nodes' names in the order visit() lists them with the append `where`."""
+    order, seen = [], set()
+
+    def visit(node):
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        if where == "before":
+            order.append(node)
+        for child in node._children:
+            visit(child)
+            if where == "inside":
+                order.append(node)
+        if where == "after":
+            order.append(node)
+
+    visit(out)
+    return [name_of[id(node)] for node in order if id(node) in name_of]
+
+
+def _watch_order(code):
+    """Run backward() on the probe graph and say how its order is wrong.
+
+    Returns None when every node passed its grad on once, after all the nodes that use it;
+    else (what the order was, in words; why that is wrong and what to change).
+    """
+    Value = code.Value
+    with calling(f"building the test graph {PROBE}"):
+        a, b, c = Value(2.0), Value(3.0), Value(-1.0)
+        p = a * b
+        q = p + c
+        r = q * a
+        s = p * r
+        out = s + q
+    nodes = {"p": p, "q": q, "r": r, "s": s, "out": out}
+    name_of = {id(node): name for name, node in nodes.items()}
+    users = {name: [] for name in nodes}
+    for name, node in nodes.items():
+        for child in node._children:
+            if id(child) in name_of and name not in users[name_of[id(child)]]:
+                users[name_of[id(child)]].append(name)
+    right = _build_order(out, "after", name_of)[::-1]
+    forwards = _build_order(out, "after", name_of)
+    preorder = _build_order(out, "before", name_of)[::-1]
+    inside = _build_order(out, "inside", name_of)[::-1]
+
+    log = []
+    for name, node in nodes.items():
+        node._local_grads = _Spy(node._local_grads, name, log)
+    with calling("out.backward()"):
+        out.backward()
+    got = _passes(log)
+
+    if not got:
+        return "out.backward() never got past setting out.grad = 1", NEVER
+    seen_order = (f"the nodes passed their grads on in the order {', '.join(got)}, but each node "
+                  f"must wait until every node that uses it has passed on, as in "
+                  f"{', '.join(right)}")
+    if got == inside:
+        return seen_order, INSIDE
+    # Reading a node's local grads twice in one go is not wrong: judge runs of one node as one.
+    runs = [name for index, name in enumerate(got) if index == 0 or got[index - 1] != name]
+    position = {name: index for index, name in enumerate(runs)}
+    complete = len(runs) == len(set(runs)) == len(nodes)
+    if complete and all(position[user] < position[name] for name in runs for user in users[name]):
+        return None
+    repeated = sorted({name for name in runs if runs.count(name) > 1}, key=right.index)
+    if repeated:
+        return seen_order, (f"{', '.join(repeated)} passed a grad on more than once. Each node "
+                            "must be in `order` exactly once, appended after its children.")
+    if got == forwards or (complete and all(position[name] < position[user]
+                                             for name in runs for user in users[name])):
+        return seen_order, FORWARDS
+    if got == preorder:
+        return seen_order, PREORDER
+    for index, name in enumerate(runs):
+        late = [user for user in users[name] if position.get(user, -1) > index]
+        if late:
+            return seen_order, (f"{name} passed its grad on before {late[0]}, which uses {name}, "
+                                f"had given it a share. Every node must come after all the "
+                                f"nodes that use it: append each node after its children, then "
+                                f"walk the order in reverse.")
+    missing = [name for name in right if name not in position]
+    return seen_order, (f"{', '.join(missing)} never passed a grad on. Every node the output "
+                        "was computed from must be in `order`.")
+
+
+@check("the example's gradients")
+def _(code):
+    Value = code.Value
+    with calling(f"building {EXAMPLE}"):
+        a, b, c = Value(2), Value(-3), Value(10)
+        e = a * b
+        d = e + c
+        L = d * e
+    with calling("L.backward()"):
+        L.backward()
+    grads = {"L": L.grad, "d": d.grad, "e": e.grad, "c": c.grad, "a": a.grad, "b": b.grad}
+    wrong = _wrong(grads, EXAMPLE_GRADS)
+    if not wrong:
+        return
+    seen = f"With {EXAMPLE}, after L.backward(): {wrong}."
+    problem = _watch_order(code)
+    if problem is not None:
+        fail(f"{seen} {problem[1]}")
+    if _matches(grads, EXAMPLE_ASSIGN):
+        fail(f"{seen} {ASSIGN_EXAMPLE}")
+    if all(close(grad, 0) for name, grad in grads.items() if name != "L"):
+        fail(f"{seen} {NO_CHAIN}")
+    fail(f"{seen} {CHAIN}")
+
+
+@check("a value used twice adds up")
+def _(code):
+    Value = code.Value
+    with calling("building x = Value(3), y = x * x"):
+        x = Value(3)
+        y = x * x
+    with calling("y.backward()"):
+        y.backward()
+    square = x.grad
+    with calling("building x = Value(2), p = x * 4, q = x + 5, out = p * q"):
+        x2 = Value(2)
+        p = x2 * 4
+        q = x2 + 5
+        out = p * q
+    with calling("out.backward()"):
+        out.backward()
+    branches = x2.grad
+    square_ok, branches_ok = close(square, 6), close(branches, 36)
+    if square_ok and branches_ok:
+        return
+    seen = []
+    if not square_ok:
+        seen.append(f"y = x * x with x = 3 uses x twice, so y.backward() must give x.grad = "
+                    f"3 + 3 = 6, but it gave {_fmt(square)}.")
+    if not branches_ok:
+        seen.append(f"With x = 2, p = x * 4, q = x + 5, out = p * q, x is used by p and by q, so "
+                    f"out.backward() must give x.grad = 4 * 7 (through p) + 1 * 8 (through q) "
+                    f"= 36, but it gave {_fmt(branches)}.")
+    seen = " ".join(seen)
+    problem = _watch_order(code)
+    if problem is not None:
+        fail(f"{seen} {problem[1]}")
+    if not branches_ok and (close(branches, 28) or close(branches, 8)):
+        fail(f"{seen} {ASSIGN}")
+    if branches_ok and close(square, 3):
+        fail(f"{seen} {REPEATS}")
+    fail(f"{seen} {CHAIN}")
+
+
+@check("each node waits for all its users")
+def _(code):
+    problem = _watch_order(code)
+    if problem is not None:
+        seen, why = problem
+        fail(f"On the test graph {PROBE}, {seen}. {why}")
+
+
+MESSY = ("u = x * y + z ** 3, v = (u * u).log(), w = (x - z).relu(), k = (y * z).relu(), "
+         "out = v * w / (1 + y.exp()) + w ** 2 - 2 / z + k + u")
+MESSY_AT = {"x": 1.5, "y": -0.8, "z": 0.6}
+
+
+@check("every gradient matches nudging")
+def _(code):
+    Value = code.Value
+    with calling("building x = Value(1.5), y = Value(-0.8), z = Value(0.6)"):
+        x, y, z = (Value(MESSY_AT[name]) for name in "xyz")
+
+    def build():
+        u = x * y + z ** 3
+        v = (u * u).log()
+        w = (x - z).relu()
+        k = (y * z).relu()
+        return v * w / (1 + y.exp()) + w ** 2 - 2 / z + k + u
+
+    with calling(f"computing {MESSY} while nudging x, y and z"):
+        want = nudge_grads(build, [x, y, z])
+        out = build()
+    with calling("out.backward()"):
+        out.backward()
+    got = {"x": x.grad, "y": y.grad, "z": z.grad}
+    wrong = [f"{name}.grad is {_fmt(got[name])} but nudging measures {_fmt(slope)}"
+             for name, slope in zip("xyz", want)
+             if not close(got[name], slope, rel=1e-5, abs_tol=1e-6)]
+    if wrong:
+        fail(f"With x = 1.5, y = -0.8, z = 0.6 and {MESSY}, nudging each input up and down by "
+             f"a tiny h measures the true slopes of out, and backward() must agree: "
+             f"{'; '.join(wrong)}. Each node has to pass local_grad * node.grad to each child, "
+             f"adding to what is there, and only after every node that uses it has done so.")

@@ -1,0 +1,46 @@
+# A learner's file for lesson 7.4 (Building Value), used by tests/test_lesson_7_4.py:
+# other correct spellings: names for the numbers, whole-number relu
+# rates, self.data ** -1 for 1 / x, and math.pow.
+# ruff: noqa: E701
+import math
+
+
+# --- autograd: a number that remembers how it was made ---
+class Value:
+    __slots__ = ('data', 'grad', '_children', '_local_grads')
+
+    def __init__(self, data, children=(), local_grads=()):
+        self.data = data                  # the number itself
+        self.grad = 0                     # d(loss)/d(this), filled in by backward()
+        self._children = children         # the Values this one was computed from
+        self._local_grads = local_grads   # d(this)/d(child) for each child, as plain numbers
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data + other.data, (self, other), (1, 1))
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        x, y = self.data, other.data
+        return Value(x * y, (self, other), (y, x))
+
+    def __pow__(self, n):
+        return Value(self.data ** n, (self,), (n * math.pow(self.data, n - 1),))
+
+    def log(self):
+        return Value(math.log(self.data), (self,), (self.data ** -1,))
+
+    def exp(self):
+        e = math.exp(self.data)
+        return Value(e, (self,), (e,))
+
+    def relu(self):
+        return Value(max(0, self.data), (self,), (1 if self.data > 0 else 0,))
+
+    def __neg__(self): return self * -1
+    def __radd__(self, other): return self + other
+    def __sub__(self, other): return self + (-other)
+    def __rsub__(self, other): return other + (-self)
+    def __rmul__(self, other): return self * other
+    def __truediv__(self, other): return self * other ** -1
+    def __rtruediv__(self, other): return other * self ** -1

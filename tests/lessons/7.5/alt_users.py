@@ -1,0 +1,60 @@
+"""Lesson 7.5, a correct variant: no sorted list at all. Count each node's users, then let a
+node pass its grad on once every user has (Kahn's algorithm)."""
+import math
+
+
+class Value:
+    __slots__ = ('data', 'grad', '_children', '_local_grads')
+
+    def __init__(self, data, children=(), local_grads=()):
+        self.data = data                  # the number itself
+        self.grad = 0                     # d(loss)/d(this), filled in by backward()
+        self._children = children         # the Values this one was computed from
+        self._local_grads = local_grads   # d(this)/d(child) for each child, as plain numbers
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data + other.data, (self, other), (1, 1))
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data * other.data, (self, other), (other.data, self.data))
+
+    def __pow__(self, n):
+        return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
+
+    def log(self):
+        return Value(math.log(self.data), (self,), (1 / self.data,))
+
+    def exp(self):
+        return Value(math.exp(self.data), (self,), (math.exp(self.data),))
+
+    def relu(self):
+        return Value(max(0, self.data), (self,), (float(self.data > 0),))
+
+    def __neg__(self): return self * -1
+    def __radd__(self, other): return self + other
+    def __sub__(self, other): return self + (-other)
+    def __rsub__(self, other): return other + (-self)
+    def __rmul__(self, other): return self * other
+    def __truediv__(self, other): return self * other ** -1
+    def __rtruediv__(self, other): return other * self ** -1
+
+    def backward(self):
+        users, seen, stack = {}, {self}, [self]
+        while stack:
+            node = stack.pop()
+            for child in node._children:
+                users[child] = users.get(child, 0) + 1
+                if child not in seen:
+                    seen.add(child)
+                    stack.append(child)
+        self.grad = 1
+        ready = [self]
+        while ready:
+            node = ready.pop()
+            for child, local_grad in zip(node._children, node._local_grads):
+                child.grad += local_grad * node.grad
+                users[child] -= 1
+                if users[child] == 0:
+                    ready.append(child)

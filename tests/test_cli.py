@@ -1,0 +1,174 @@
+"""The `linebyline` command as a learner uses it from a terminal."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from linebyline.course import apply_edits
+
+from .conftest import ROOT, run_cli
+
+FIXTURES = ROOT / "tests" / "lessons" / "7.5"
+
+
+def check_json(lesson: str, path: Path, *extra: str) -> tuple[int, dict]:
+    done = run_cli("check", lesson, str(path), "--json", *extra)
+    assert done.stderr == ""
+    return done.returncode, json.loads(done.stdout)
+
+
+def write(tmp_path: Path, text: str, name: str = "backward.py") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("command", ["lessons", "start", "check", "lint", "train"])
+def test_every_command_has_help(command):
+    done = run_cli(command, "--help")
+    assert done.returncode == 0 and "usage: linebyline" in done.stdout
+
+
+def test_no_command_prints_help():
+    done = run_cli()
+    assert done.returncode == 0 and "lessons" in done.stdout and "check" in done.stdout
+
+
+def test_lessons_lists_modules_scripts_minutes_and_what_is_coming(course):
+    done = run_cli("lessons")
+    assert done.returncode == 0
+    assert f"{len(course.countable_lines())} lines to learn" in done.stdout
+    assert "Module 7  Autograd = automatic chain rule  (train2.py)" in done.stdout
+    assert "7.4  Building Value" in done.stdout and "25 min" in done.stdout
+    assert "7.5  backward(): let the graph do calculus" in done.stdout
+    assert "7.1  What gets deleted" in done.stdout and "(coming soon)" in done.stdout
+
+
+def test_start_writes_the_starter_and_never_overwrites_work(tmp_path, course):
+    lesson = course.lesson("7.5")
+    done = run_cli("start", "7.5", str(tmp_path / "work"))
+    target = tmp_path / "work" / lesson.exercise.filename
+    assert done.returncode == 0 and str(target) in done.stdout
+    assert target.read_text() == lesson.exercise.starter
+
+    target.write_text("my precious work")
+    again = run_cli("start", "7.5", str(tmp_path / "work"))
+    assert again.returncode == 2 and "already exists" in again.stderr and "--force" in again.stderr
+    assert target.read_text() == "my precious work"
+
+    forced = run_cli("start", "7.5", str(tmp_path / "work"), "--force")
+    assert forced.returncode == 0 and target.read_text() == lesson.exercise.starter
+
+
+def test_start_into_the_current_folder(tmp_path, course):
+    assert run_cli("start", "7.4", cwd=tmp_path).returncode == 0
+    assert (tmp_path / course.lesson("7.4").exercise.filename).is_file()
+
+
+def test_check_passes_the_solution_with_exit_code_0(tmp_path, course):
+    lesson = course.lesson("7.5")
+    code, result = check_json("7.5", write(tmp_path, lesson.exercise.solution))
+    assert code == 0
+    assert result["lesson"] == "7.5" and result["status"] == "pass"
+    assert [c["name"] for c in result["checks"]] == list(lesson.exercise.check_names)
+    assert all(c["status"] == "pass" for c in result["checks"])
+    assert set(result) == {"lesson", "status", "checks", "stdout"}
+
+
+def test_check_calls_the_untouched_starter_not_attempted(tmp_path, course):
+    code, result = check_json("7.5", write(tmp_path, course.lesson("7.5").exercise.starter))
+    assert code == 1 and result["status"] == "not-attempted"
+    assert {c["status"] for c in result["checks"]} == {"not-attempted"}
+
+
+def test_check_explains_a_known_mistake(tmp_path, course):
+    lesson = course.lesson("7.5")
+    mistake = lesson.exercise.mistakes[0]
+    code, result = check_json("7.5", write(tmp_path, apply_edits(lesson.exercise.solution,
+                                                                 mistake.edits)))
+    assert code == 1 and result["status"] == "fail"
+    failed = [c for c in result["checks"] if c["status"] != "pass"]
+    assert failed[0]["name"] == mistake.check and failed[0]["message"] == mistake.message
+
+
+def test_check_half_done_file_passes_some_and_fails_others():
+    code, result = check_json("7.5", FIXTURES / "half_done.py")
+    assert code == 1 and result["status"] == "fail"
+    statuses = [c["status"] for c in result["checks"]]
+    assert "pass" in statuses and "fail" in statuses
+
+
+def test_check_reports_a_crash_with_the_learners_line():
+    code, result = check_json("7.5", FIXTURES / "crash.py")
+    assert code == 1
+    errors = [c for c in result["checks"] if c["status"] == "error"]
+    assert errors and "NameError" in errors[0]["message"]
+    assert "of your code" in errors[0]["message"]
+
+
+def test_check_stops_an_infinite_loop_at_the_time_limit():
+    started = time.monotonic()
+    code, result = check_json("7.5", FIXTURES / "loop.py", "--timeout", "2")
+    assert time.monotonic() - started < 8
+    assert code == 1 and result["status"] in ("error", "fail")
+    stopped = [c for c in result["checks"] if "2 s time limit" in c["message"]]
+    assert stopped and stopped[0]["status"] == "error"
+
+
+def test_check_stops_a_memory_bomb_at_the_memory_limit():
+    code, result = check_json("7.5", FIXTURES / "memory.py", "--memory", "256")
+    assert code == 1
+    stopped = [c for c in result["checks"] if "256 MB memory limit" in c["message"]]
+    assert stopped and stopped[0]["status"] == "error"
+
+
+def test_check_human_output(tmp_path, course):
+    done = run_cli("check", "7.5", str(write(tmp_path, course.lesson("7.5").exercise.starter)))
+    assert done.returncode == 1
+    assert "Lesson 7.5" in done.stdout and "not-attempted" in done.stdout
+    assert "Fill in the TODOs" in done.stdout
+
+
+def test_learner_prints_are_kept_apart_from_the_result(tmp_path, course):
+    noisy = course.lesson("7.5").exercise.solution + '\nprint("{not json")\n'
+    code, result = check_json("7.5", write(tmp_path, noisy))
+    assert code == 0 and result["stdout"] == "{not json\n"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["check", "9.9", "x.py"], "no published lesson '9.9'"),
+    (["check", "7.5", "/nonexistent/backward.py"], "/nonexistent/backward.py: no such file"),
+    (["start", "1.1"], "no published lesson '1.1'"),
+    (["train", "--script", "train9"], "no script named 'train9'"),
+    (["lint", "/nonexistent"], "/nonexistent: not a course folder"),
+])
+def test_usage_errors_exit_2_with_a_clear_message(args, message):
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert message in done.stderr
+
+
+def test_check_refuses_a_file_that_is_not_utf8(tmp_path):
+    path = tmp_path / "backward.py"
+    path.write_bytes("x = 'é'\n".encode("latin-1"))
+    done = run_cli("check", "7.5", str(path))
+    assert done.returncode == 2 and "is not UTF-8 text" in done.stderr
+
+
+def test_train_shows_progress_loss_and_samples(names_file):
+    done = run_cli("train", "--steps", "2", "--dataset", str(names_file))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[:3] == ["documents: 32033", "vocab size: 27", "parameters: 4192"]
+    assert "step    1 / 2 | loss 3.3660" in lines
+    assert "--- samples ---" in lines and lines[-1].startswith("sample 20: ")
+    assert "2/2" in done.stderr  # the progress bar
+
+
+def test_train_runs_a_module_script_on_the_bundled_names():
+    done = run_cli("train", "--steps", "1", "--script", "train0")
+    assert done.returncode == 0, done.stderr
+    assert "documents: 32000" in done.stdout and "sample 20: " in done.stdout

@@ -1,0 +1,99 @@
+"""`linebyline lint` proves the real course and catches deliberately broken copies."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from linebyline.course import default_course_path
+
+from .conftest import run_cli
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    target = tmp_path / "microgpt"
+    shutil.copytree(default_course_path(), target)
+    return target
+
+
+def folder(copy: Path, number: str) -> Path:
+    return next(copy.glob(f"lessons/{number}-*"))
+
+
+def replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def test_lint_passes_on_the_course_and_reports_coverage(course):
+    done = run_cli("lint")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "7.4 Building Value: ok" in done.stdout
+    assert "7.5 backward(): let the graph do calculus: ok" in done.stdout
+    assert "predictions computed: -2, 6" in done.stdout
+    taught = len(course.countable_lines()) - len(course.uncovered_lines())
+    assert f"microgpt.py: {taught} / {len(course.countable_lines())} non-blank lines" in done.stdout
+    assert "Not taught yet: lines 1, 3-" in done.stdout
+    assert done.stdout.rstrip().endswith("lint passed.")
+
+
+def test_full_coverage_can_be_required():
+    done = run_cli("lint", "--require-full-coverage")
+    assert done.returncode == 1
+    assert "non-blank lines are taught by no lesson: 1, 3-" in done.stdout
+
+
+def test_a_solution_that_fails_its_checks(copy):
+    lesson_dir = folder(copy, "7.5")
+    # Break the solution and, so that the course still loads, the code-along that types it.
+    replace(lesson_dir / "solution.py", "child.grad += local_grad * node.grad",
+            "child.grad += local_grad")
+    replace(lesson_dir / "lesson.yaml", 'type: "                child.grad += local_grad * node.grad',
+            'type: "                child.grad += local_grad')
+    done = run_cli("lint", str(copy))
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.rstrip().endswith("lint FAILED.")
+    assert f"{lesson_dir / 'solution.py'}: the solution does not pass check" in done.stdout
+    # and the line it should teach is no longer the program's line
+    assert "line 77 of microgpt.py, which the lesson unlocks, is not in the solution" in done.stdout
+    assert "it is in neither microgpt.py nor train2.py: child.grad += local_grad" in done.stdout
+
+
+def test_a_changed_expected_message_is_caught_by_running_the_mistake(copy):
+    lesson_dir = folder(copy, "7.4")
+    checks = lesson_dir / "checks.py"
+    text = checks.read_text()
+    # Reword every message the checks give: the declared messages no longer match.
+    checks.write_text(text.replace("fail(f\"", "fail(f\"Oops. ").replace("fail(\"", "fail(\"Oops. "))
+    done = run_cli("lint", str(copy))
+    assert done.returncode == 1
+    assert "but lesson.yaml expects" in done.stdout and "Oops. " in done.stdout
+
+
+def test_a_mistake_that_no_check_catches(copy):
+    path = folder(copy, "7.5") / "lesson.yaml"
+    solution = (folder(copy, "7.5") / "solution.py").read_text()
+    assert "self.grad = 1\n" in solution
+    replace(path, "mistakes:\n", "mistakes:\n"
+            "    - name: harmless\n"
+            "      edits: [{find: \"self.grad = 1\\n\", replace: \"self.grad = 1.0\\n\"}]\n"
+            "      check: the example's gradients\n"
+            "      message: nothing\n")
+    done = run_cli("lint", str(copy))
+    assert done.returncode == 1
+    assert "mistake 'harmless': every check passes, so no learner would be told" in done.stdout
+
+
+def test_a_starter_that_already_passes(copy):
+    lesson_dir = folder(copy, "7.5")
+    (lesson_dir / "starter.py").write_text((lesson_dir / "solution.py").read_text() + "# TODO\n")
+    path = lesson_dir / "lesson.yaml"
+    text = path.read_text()
+    start, end = text.index("  codealong:"), text.index("\nquiz:")
+    path.write_text(text[:start] + "  codealong: []" + text[end:])  # nothing left to type
+    done = run_cli("lint", str(copy))
+    assert done.returncode == 1, done.stderr
+    assert "the starter passes every check even when run as if edited" in done.stdout

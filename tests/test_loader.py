@@ -1,0 +1,146 @@
+"""Loading a course: the real one loads; broken copies are reported as file:line: problem."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from linebyline.course import CourseErrors, default_course_path, load_course
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    target = tmp_path / "microgpt"
+    shutil.copytree(default_course_path(), target)
+    return target
+
+
+def line_of(path: Path, text: str) -> int:
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if text in line:
+            return number
+    raise AssertionError(f"{text!r} not in {path}")
+
+
+def replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def errors_of(course_path: Path) -> list[str]:
+    with pytest.raises(CourseErrors) as caught:
+        load_course(course_path)
+    return [str(error) for error in caught.value.errors]
+
+
+def test_the_course_loads_with_its_lessons_in_order(course):
+    assert [lesson.number for lesson in course.lessons()] == ["7.4", "7.5"]
+    lesson = course.lesson("7.5")
+    assert lesson.module == 7 and lesson.script == "train2.py" and lesson.minutes == 30
+    assert lesson.explore.kind == "graph-backward"
+    assert [q.answer for q in lesson.quiz if q.kind == "predict"] == [-2.0, 6.0]
+    assert lesson.exercise.hints and lesson.exercise.codealong and lesson.exercise.mistakes
+    assert course.lesson("7.4").explore.kind == "local-gradient"
+
+
+def lesson_yaml(copy: Path, number: str = "7.5") -> Path:
+    return next(copy.glob(f"lessons/{number}-*/lesson.yaml"))
+
+
+def test_an_unknown_key_is_reported_with_its_line(copy):
+    path = lesson_yaml(copy)
+    replace(path, "minutes: 30", "minuets: 30")
+    line = line_of(path, "minuets")
+    errors = errors_of(copy)
+    assert f"{path}:{line}: unknown key `minuets` (allowed: " in errors[0]
+    assert any(error.startswith(f"{path}:") and "missing `minutes`" in error for error in errors)
+
+
+def test_unlocked_lines_must_exist_in_the_program(copy):
+    path = lesson_yaml(copy)
+    text = path.read_text()
+    start = text.index("unlocks:")
+    end = text.index("\n", start)
+    path.write_text(text[:start] + "unlocks: [63-9999]" + text[end:])
+    line = line_of(path, "unlocks:")
+    assert errors_of(copy) == [
+        f"{path}:{line}: unlock '63-9999' is outside the program's lines 1-"
+        f"{len((copy / 'microgpt.py').read_text().split(chr(10)))}"]
+
+
+def test_a_key_given_twice_and_broken_yaml(copy):
+    path = lesson_yaml(copy)
+    path.write_text(path.read_text() + "minutes: 31\n")
+    last = len(path.read_text().splitlines())
+    assert errors_of(copy) == [f"{path}:{last}: the key 'minutes' appears twice"]
+    path.write_text(path.read_text() + "quiz: [unclosed\n")
+    assert "not valid YAML" in errors_of(copy)[0]
+
+
+def test_a_missing_file_is_named(copy):
+    path = lesson_yaml(copy, "7.4")
+    (path.parent / "watch.md").unlink()
+    assert errors_of(copy) == [
+        f"{path}:{line_of(path, 'watch:')}: the Watch text 'watch.md' does not exist"]
+
+
+def test_a_mistake_must_apply_to_the_solution_and_name_a_real_check(copy):
+    path = lesson_yaml(copy)
+    from linebyline.course import load_course as load
+    lesson = load(default_course_path()).lesson("7.5")
+    mistake = lesson.exercise.mistakes[0]
+    solution = path.parent / "solution.py"
+    solution.write_text(solution.read_text().replace(mistake.edits[0].find, "pass  # gone"))
+    errors = errors_of(copy)
+    assert any("`find` must occur exactly once in the solution, but occurs 0 times" in error
+               and error.startswith(f"{path}:") for error in errors)
+    # (the code-along no longer ends at the solution either)
+    assert any("code-along does not end with the solution" in error for error in errors)
+
+
+def test_a_mistake_naming_an_unknown_check(copy):
+    path = lesson_yaml(copy)
+    lesson = load_course(default_course_path()).lesson("7.5")
+    name = lesson.exercise.mistakes[0].check
+    text = path.read_text()
+    marker = f"check: {name}"
+    if marker not in text:
+        marker = f'check: "{name}"'
+    replace(path, marker, "check: no such check")
+    errors = errors_of(copy)
+    assert len(errors) == 1 and "no check is named 'no such check'" in errors[0]
+    assert errors[0].startswith(f"{path}:{line_of(path, 'check: no such check')}: ")
+
+
+def test_a_prediction_must_compute_a_number(copy):
+    path = lesson_yaml(copy)
+    replace(path, "answer = ", "answr = ")
+    errors = errors_of(copy)
+    assert len(errors) == 1 and "`compute` must set `answer` to a number, not None" in errors[0]
+
+
+def test_an_unknown_widget_kind(copy):
+    path = lesson_yaml(copy, "7.4")
+    replace(path, "kind: local-gradient", "kind: local-gradiant")
+    errors = errors_of(copy)
+    assert errors == [f"{path}:{line_of(path, 'local-gradiant')}: explore: unknown widget kind "
+                      "'local-gradiant' (known: local-gradient, graph-backward)"]
+
+
+def test_a_broken_checks_file_points_into_it(copy):
+    checks = lesson_yaml(copy).parent / "checks.py"
+    checks.write_text(checks.read_text() + "\nundefined_helper()\n")
+    last = len(checks.read_text().splitlines())
+    assert errors_of(copy) == [f"{checks}:{last}: NameError: name 'undefined_helper' is not defined"]
+
+
+def test_a_lesson_of_an_undeclared_module_and_a_missing_script(copy):
+    replace(lesson_yaml(copy), 'number: "7.5"', 'number: "13.1"')
+    replace(copy / "course.yaml", "script: train4.py", "script: train44.py")
+    errors = errors_of(copy)
+    assert any("lesson 13.1 belongs to module 13, which course.yaml does not declare" in e
+               for e in errors)
+    assert any(e.startswith(f"{copy / 'course.yaml'}:") and "'train44.py' does not exist" in e
+               for e in errors)
