@@ -16,6 +16,7 @@ A lesson's ``checks.py`` uses only what this package exports::
 """
 from .checks import CheckFailed, calling, check, fail
 from .numeric import close, nudge_grads, slope
+from .program import RunOutcome, learner_traceback, run_program
 from .runner import STATUSES, CheckResult, Limits, Result, StopRun, collect_checks, run_checks
 
 __all__ = [
@@ -24,13 +25,16 @@ __all__ = [
     "CheckResult",
     "Limits",
     "Result",
+    "RunOutcome",
     "StopRun",
     "calling",
     "check",
     "close",
     "collect_checks",
     "fail",
+    "learner_traceback",
     "nudge_grads",
     "run_checks",
+    "run_program",
     "slope",
 ]

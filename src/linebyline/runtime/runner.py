@@ -8,6 +8,7 @@ the file is still the untouched starter, ``error`` when the code could not run a
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import asdict, dataclass, field
 from types import TracebackType
@@ -26,12 +27,20 @@ class StopRun(BaseException):
     """
 
 
+def _never() -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class Limits:
-    """How the limits the code runs under are named in messages."""
+    """How the limits the code runs under are named in messages.
+
+    ``user_stopped`` tells an interrupt from the learner's Stop button apart from the time limit.
+    """
 
     time: str = "the time limit"
     memory: str = "the memory limit"
+    user_stopped: Callable[[], bool] = _never
 
 
 @dataclass
@@ -112,6 +121,8 @@ def _learner_line(tb: TracebackType | None, filename: str) -> int | None:
 def _describe(error: BaseException, filename: str, call: str | None, limits: Limits) -> str:
     """One or two sentences: what was called, what went wrong, and on which line of theirs."""
     where = f"Calling `{call}`" if call else "Running your code"
+    if isinstance(error, (StopRun, KeyboardInterrupt)) and limits.user_stopped():
+        return f"{where} was stopped by you before it finished."
     if isinstance(error, (StopRun, KeyboardInterrupt)):
         return (f"{where} was stopped: it ran past {limits.time}. "
                 "Look for a loop that never ends or a function that keeps calling itself.")
