@@ -1,24 +1,37 @@
-# The two set-up commands of the README. Each installs what it needs into .venv first.
+# The two set-up commands of the README. Each installs what it needs first, then does its job.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+PY_STAMP := $(VENV)/.installed
+JS_STAMP := frontend/node_modules/.installed
+BUILT := src/linebyline/web/static/linebyline/dist/app.js
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
-.PHONY: start test lint
+.PHONY: start test build
 
-$(STAMP): pyproject.toml
+$(PY_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(PY_STAMP)
 
-# Install, then open the course in the terminal: the lesson list and how to begin.
-start: $(STAMP)
-	$(BIN)/linebyline lessons
-	@echo "Next: .venv/bin/linebyline start 7.4   (then: .venv/bin/linebyline check 7.4 building_value.py)"
+$(JS_STAMP): frontend/package.json frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+	touch $(JS_STAMP)
 
-# Install, then run every test and the linters.
-test: $(STAMP)
+$(BUILT): $(JS_STAMP) $(shell find frontend/src -type f) frontend/build.mjs
+	cd frontend && npm run --silent build
+
+build: $(PY_STAMP) $(BUILT)
+
+# Install, build the browser code, then serve the course at http://127.0.0.1:8000/
+start: build
+	$(BIN)/linebyline serve --host $(HOST) --port $(PORT)
+
+# Install, build, then run the linters, the type checker, the course lint and every test.
+test: build
 	$(BIN)/ruff check .
+	cd frontend && npx tsc --noEmit
 	$(BIN)/linebyline lint
 	$(BIN)/pytest

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -176,6 +177,28 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .serve import ServeError, serve
+
+    if args.course:
+        os.environ["LINEBYLINE_COURSE"] = str(_course(args.course).path)
+    try:
+        serve(args.host, args.port)
+    except ServeError as error:
+        print(f"linebyline serve: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:  # most often: the port is taken
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
+    return 0
+
+
+def cmd_manage(args: argparse.Namespace) -> int:
+    from .serve import manage
+
+    manage(args.arguments)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="linebyline",
@@ -239,6 +262,23 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--script", default="microgpt",
                        help="microgpt (default) or train0 ... train5")
     train.set_defaults(run=cmd_train)
+
+    serve = commands.add_parser(
+        "serve", help="start the web app: the course in your browser",
+        description="Start the web app (the course in the browser, with Python running in the "
+        "browser itself). The first run creates the database and prepares static files. "
+        "Settings come from LINEBYLINE_* environment variables (see the README).")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.set_defaults(run=cmd_serve)
+
+    manage = commands.add_parser(
+        "manage", help="Django's admin commands, e.g. `manage createsuperuser`",
+        description="Run a Django management command with linebyline's settings, e.g. "
+        "`linebyline manage createsuperuser` to be able to sign in to /admin/.",
+        add_help=False)
+    manage.add_argument("arguments", nargs=argparse.REMAINDER)
+    manage.set_defaults(run=cmd_manage)
     return parser
 
 

@@ -1,0 +1,30 @@
+// Builds the browser code into the Django app's static folder, and copies Pyodide beside it.
+// Run by the README's set-up commands (make start / make test): nobody runs it by hand.
+import * as esbuild from "esbuild";
+import { copyFile, mkdir, readFile, rm } from "node:fs/promises";
+
+const STATIC = "../src/linebyline/web/static";
+const OUT = `${STATIC}/linebyline/dist`;
+
+await rm(OUT, { recursive: true, force: true });
+await esbuild.build({
+  entryPoints: { app: "src/main.ts", worker: "src/worker.ts" },
+  bundle: true,
+  format: "esm",
+  minify: true,
+  target: ["es2022"],
+  outdir: OUT,
+  logLevel: "warning",
+});
+
+// Pyodide loads its own files by their plain names from one folder, so we copy them as they are
+// into a folder named after the version (the server marks that folder as never changing).
+const { version } = JSON.parse(await readFile("node_modules/pyodide/package.json", "utf8"));
+const pyodideOut = `${STATIC}/pyodide/${version}`;
+await rm(`${STATIC}/pyodide`, { recursive: true, force: true });
+await mkdir(pyodideOut, { recursive: true });
+for (const file of ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                    "pyodide-lock.json"]) {
+  await copyFile(`node_modules/pyodide/${file}`, `${pyodideOut}/${file}`);
+}
+console.log(`built ${OUT} and Pyodide ${version}`);

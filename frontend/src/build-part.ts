@@ -1,0 +1,161 @@
+// Part 3, Build: the editor, Run / Check / Stop / Reset, streamed output and the checks list.
+import { createEditor, type Editor } from "./editor";
+import type { Progress } from "./progress";
+import { type CheckResult, type Python, StoppedError } from "./python";
+
+export interface ExerciseData {
+  lesson: string; course: string; filename: string; starter: string; checks: string;
+  checkNames: string[]; hints: string[];
+  codealong: Array<{ title: string; caption: string; find: string; type: string }>;
+  solutionUrl: string; runtimeUrl: string;
+}
+
+const CHECK_TIMEOUT_S = 10;
+const STATUS_WORDS: Record<string, string> = {
+  pass: "passed", fail: "failed", error: "error", "not-attempted": "not attempted", "not-run": "not run",
+};
+
+function $(root: ParentNode, selector: string): HTMLElement {
+  const element = root.querySelector<HTMLElement>(selector);
+  if (!element) throw new Error(`missing ${selector}`);
+  return element;
+}
+
+export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: Progress, python: Python): Editor {
+  const number = exercise.lesson;
+  const output = $(root, "[data-output]");
+  const checksList = $(root, "[data-checks]");
+  const summary = $(root, "[data-checks-summary]");
+  const buttons = {
+    run: $(root, '[data-action="run"]') as HTMLButtonElement,
+    check: $(root, '[data-action="check"]') as HTMLButtonElement,
+    stop: $(root, '[data-action="stop"]') as HTMLButtonElement,
+    reset: $(root, '[data-action="reset"]') as HTMLButtonElement,
+  };
+
+  let saveTimer: number | undefined;
+  const holder = $(root, "[data-editor]");
+  holder.replaceChildren();
+  const editor = createEditor(holder, {
+    text: progress.lesson(number).draft ?? exercise.starter,
+    label: `${exercise.filename}, your code`,
+    onChange: (text) => {
+      window.clearTimeout(saveTimer);
+      saveTimer = window.setTimeout(() => {
+        progress.update(number, (lesson) => {
+          lesson.draft = text;
+          if (lesson.status === "not-started" && text !== exercise.starter) lesson.status = "in-progress";
+        });
+      }, 250);
+    },
+    onRun: () => void run(),
+  });
+
+  function busy(on: boolean): void {
+    buttons.run.disabled = on;
+    buttons.check.disabled = on;
+    buttons.stop.disabled = !on;
+  }
+
+  function write(text: string, stream: "stdout" | "stderr" | "note"): void {
+    const span = document.createElement("span");
+    span.className = stream;
+    // A line number in a traceback becomes a link that puts the editor's cursor on that line.
+    const pattern = new RegExp(`File "${exercise.filename.replace(/\./g, "\\.")}", line (\\d+)`, "g");
+    let last = 0;
+    for (const match of text.matchAll(pattern)) {
+      span.append(text.slice(last, match.index));
+      const link = document.createElement("button");
+      link.type = "button";
+      link.className = "line-link";
+      link.textContent = match[0];
+      const line = Number(match[1]);
+      link.addEventListener("click", () => editor.goToLine(line));
+      span.append(link);
+      last = (match.index ?? 0) + match[0].length;
+    }
+    span.append(text.slice(last));
+    output.append(span);
+    output.scrollTop = output.scrollHeight;
+  }
+
+  async function run(): Promise<void> {
+    if (python.busy) return;
+    output.replaceChildren();
+    busy(true);
+    try {
+      const result = await python.run(editor.text(), exercise.filename, write);
+      if (result.status === "ok" && !output.textContent) write("(your code ran and printed nothing)\n", "note");
+      if (result.status === "error" && result.line) editor.goToLine(result.line);
+    } catch (error) {
+      write(`${(error as Error).message}\n`, error instanceof StoppedError ? "note" : "stderr");
+    } finally {
+      busy(false);
+    }
+  }
+
+  function showChecks(result: CheckResult): void {
+    checksList.replaceChildren();
+    let opened = false;
+    for (const item of result.checks) {
+      const li = document.createElement("li");
+      li.className = "check";
+      li.dataset.checkStatus = item.status;
+      const details = document.createElement("details");
+      const title = document.createElement("summary");
+      const badge = document.createElement("span");
+      badge.className = "check-status";
+      badge.textContent = STATUS_WORDS[item.status] ?? item.status;
+      title.append(badge, ` ${item.name}`);
+      const message = document.createElement("p");
+      message.className = "check-message";
+      message.textContent = item.message || (item.status === "pass" ? "Passed." : "");
+      details.append(title, message);
+      if (!opened && item.status !== "pass") { details.open = true; opened = true; }
+      li.append(details);
+      checksList.append(li);
+    }
+    const passed = result.checks.filter((c) => c.status === "pass").length;
+    summary.textContent = result.status === "pass"
+      ? `All ${passed} checks pass. These lines are yours now.`
+      : result.status === "not-attempted"
+        ? "Not attempted yet: this is still the starter. Fill in the TODOs first."
+        : `${passed} / ${result.checks.length} checks pass.`;
+    summary.dataset.status = result.status;
+    if (result.stdout) write(result.stdout, "stdout");
+    progress.update(number, (lesson) => {
+      lesson.checks = { passed, total: result.checks.length };
+      if (result.status === "pass") lesson.status = "done";
+      else if (lesson.status === "not-started" && result.status !== "not-attempted") lesson.status = "in-progress";
+    });
+  }
+
+  async function check(): Promise<void> {
+    if (python.busy) return;
+    output.replaceChildren();
+    summary.textContent = "Checking…";
+    busy(true);
+    try {
+      showChecks(await python.check({
+        lesson: number, source: editor.text(), checks: exercise.checks, starter: exercise.starter,
+        filename: exercise.filename, timeout: CHECK_TIMEOUT_S,
+      }));
+    } catch (error) {
+      summary.textContent = (error as Error).message;
+      summary.dataset.status = "error";
+    } finally {
+      busy(false);
+    }
+  }
+
+  buttons.run.addEventListener("click", () => void run());
+  buttons.check.addEventListener("click", () => void check());
+  buttons.stop.addEventListener("click", () => python.stop("user"));
+  buttons.reset.addEventListener("click", () => {
+    if (editor.text() === exercise.starter) return;
+    if (!window.confirm("Replace your code with the starter? Your current code will be lost.")) return;
+    editor.setText(exercise.starter);
+    editor.focus();
+  });
+  return editor;
+}

@@ -1,0 +1,63 @@
+// The code editor: CodeMirror 6 with Python highlighting, line numbers, undo, Tab to indent
+// and Ctrl/Cmd+Enter to run. Only the extensions we use are bundled, to keep the page light.
+import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { python } from "@codemirror/lang-python";
+import { bracketMatching, defaultHighlightStyle, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
+import { EditorSelection, EditorState } from "@codemirror/state";
+import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from "@codemirror/view";
+
+export interface Editor {
+  text(): string;
+  setText(text: string): void;
+  goToLine(line: number): void;
+  focus(): void;
+}
+
+export function createEditor(parent: HTMLElement, options: {
+  text: string; label: string; onChange: (text: string) => void; onRun: () => void;
+}): Editor {
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc: options.text,
+      extensions: [
+        lineNumbers(),
+        highlightActiveLineGutter(),
+        highlightActiveLine(),
+        history(),
+        drawSelection(),
+        indentOnInput(),
+        bracketMatching(),
+        indentUnit.of("    "),
+        EditorState.tabSize.of(4),
+        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        python(),
+        keymap.of([
+          { key: "Mod-Enter", preventDefault: true, run: () => { options.onRun(); return true; } },
+          indentWithTab, // Escape, then Tab, moves focus out of the editor
+          ...defaultKeymap,
+          ...historyKeymap,
+        ]),
+        EditorView.contentAttributes.of({ "aria-label": options.label }),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) options.onChange(update.state.doc.toString());
+        }),
+      ],
+    }),
+  });
+  return {
+    text: () => view.state.doc.toString(),
+    setText: (text: string) => {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+    },
+    goToLine: (line: number) => {
+      const target = view.state.doc.line(Math.max(1, Math.min(line, view.state.doc.lines)));
+      view.dispatch({
+        selection: EditorSelection.range(target.from, target.to),
+        effects: EditorView.scrollIntoView(target.from, { y: "center" }),
+      });
+      view.focus();
+    },
+    focus: () => view.focus(),
+  };
+}

@@ -1,0 +1,33 @@
+// "Was this lesson clear?": sent with the page's CSRF token; the server validates and rate-limits.
+
+export function setUpFeedback(form: HTMLFormElement): void {
+  const result = form.querySelector<HTMLElement>("[data-feedback-result]")!;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    if (!data.get("clear")) {
+      result.textContent = "Choose yes or no first.";
+      return;
+    }
+    const button = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
+    button.disabled = true;
+    try {
+      const response = await fetch(form.action, {
+        method: "POST", body: data, credentials: "same-origin",
+        headers: { Accept: "application/json", "X-CSRFToken": String(data.get("csrfmiddlewaretoken") ?? "") },
+      });
+      if (response.ok) {
+        result.textContent = "Thank you! Your answer helps us make the lesson clearer.";
+        form.querySelector("textarea")!.value = "";
+        return;
+      }
+      const body = await response.json().catch(() => ({}));
+      const errors = Object.values((body as { errors?: Record<string, string[]> }).errors ?? {}).flat();
+      result.textContent = errors.length ? errors.join(" ") : `Sorry, that did not work (error ${response.status}).`;
+    } catch {
+      result.textContent = "Sorry, that did not reach us. Check your connection and try again.";
+    } finally {
+      button.disabled = false;
+    }
+  });
+}

@@ -1,0 +1,112 @@
+// Every page's script: progress in this browser, and on a lesson page the five parts coming alive.
+import { setUpBuild, type ExerciseData } from "./build-part";
+import { setUpFeedback } from "./feedback";
+import { type CourseSummary, Progress } from "./progress";
+import { Python } from "./python";
+import { setUpQuiz } from "./quiz";
+import { setUpStuck } from "./stuck";
+import { mountWidgets } from "./widgets/kit";
+import "./widgets/graph-backward";
+import "./widgets/local-gradient";
+import "./site.css";
+import "./widgets/widgets.css";
+
+const STATUS_TEXT = { "not-started": "Not started", "in-progress": "In progress", done: "Done" };
+
+function json<T>(id: string): T | null {
+  const element = document.getElementById(id);
+  return element?.textContent ? (JSON.parse(element.textContent) as T) : null;
+}
+
+/** Everything on the page that reflects progress: statuses, counts, highlighted lines. */
+function showProgress(progress: Progress, course: CourseSummary): void {
+  const learned = progress.linesLearned();
+  document.querySelectorAll("[data-lines-learned]").forEach((el) => { el.textContent = String(learned.size); });
+  document.querySelectorAll<HTMLElement>("[data-status-of]").forEach((el) => {
+    const status = progress.lesson(el.dataset.statusOf!).status;
+    el.textContent = STATUS_TEXT[status];
+    el.dataset.status = status;
+  });
+  document.querySelectorAll<HTMLElement>("[data-module-progress]").forEach((el) => {
+    const lessons = course.modules[el.dataset.moduleProgress!] ?? [];
+    const done = lessons.filter((n) => progress.lesson(n).status === "done").length;
+    el.textContent = `${done} / ${lessons.length} lessons done`;
+  });
+  document.querySelectorAll<HTMLElement>("[data-program] li[data-line]").forEach((li) => {
+    if (li.classList.contains("this") || li.classList.contains("blank")) return;
+    const isLearned = learned.has(Number(li.dataset.line));
+    li.classList.toggle("earlier", isLearned);
+    li.classList.toggle("later", !isLearned);
+  });
+  const nextUp = document.querySelector<HTMLElement>("[data-next-up]");
+  if (nextUp) {
+    const next = Object.entries(course.lessons).find(([n]) => progress.lesson(n).status !== "done");
+    nextUp.hidden = !next;
+    if (next) {
+      nextUp.replaceChildren("Next available lesson: ");
+      const link = document.createElement("a");
+      link.href = next[1].url;
+      link.textContent = `${next[0]} ${next[1].title}`;
+      nextUp.append(link);
+    }
+  }
+}
+
+function setUpProgressTools(progress: Progress): void {
+  const message = document.querySelector<HTMLElement>("[data-progress-message]");
+  document.querySelector("[data-progress-export]")?.addEventListener("click", () => {
+    const blob = new Blob([progress.exportText()], { type: "application/json" });
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = `linebyline-progress-${progress.course.slug}.json`;
+    link.click();
+    URL.revokeObjectURL(link.href);
+    if (message) message.textContent = "Progress exported.";
+  });
+  document.querySelector<HTMLInputElement>("[data-progress-import]")?.addEventListener("change", async (event) => {
+    const input = event.target as HTMLInputElement;
+    const file = input.files?.[0];
+    if (!file || !message) return;
+    try {
+      const count = progress.importText(await file.text());
+      message.textContent = `Imported progress for ${count} lesson${count === 1 ? "" : "s"}. Nothing you had here was lost.`;
+    } catch (error) {
+      message.textContent = (error as Error).message;
+    }
+    input.value = "";
+  });
+}
+
+function setUpLesson(progress: Progress): void {
+  const exercise = json<ExerciseData>("exercise-data");
+  const build = document.getElementById("build");
+  if (!exercise || !build) return;
+  const body = document.body.dataset;
+  const python = new Python({
+    worker: body.workerUrl!, pyodide: body.pyodideUrl!, runtime: exercise.runtimeUrl, dataset: body.datasetUrl!,
+  }, (state, text) => {
+    const status = document.querySelector<HTMLElement>("[data-python-status]")!;
+    status.textContent = text;
+    status.dataset.state = state;
+  });
+  python.start(); // in the background, while the learner reads
+  const editor = setUpBuild(build, exercise, progress, python);
+  setUpStuck(build, exercise, progress, editor);
+}
+
+function main(): void {
+  const course = json<CourseSummary>("course-data");
+  if (!course) return;
+  const progress = new Progress(course);
+  showProgress(progress, course);
+  progress.onChange(() => showProgress(progress, course));
+  setUpProgressTools(progress);
+  mountWidgets();
+  setUpLesson(progress);
+  const quiz = json<Parameters<typeof setUpQuiz>[0]>("quiz-data");
+  if (quiz) setUpQuiz(quiz, (id) => id.split("-q")[0], progress);
+  const feedback = document.querySelector<HTMLFormElement>("form[data-feedback]");
+  if (feedback) setUpFeedback(feedback);
+}
+
+main();

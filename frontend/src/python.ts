@@ -1,0 +1,140 @@
+// The page's side of in-browser Python: one Web Worker running Pyodide, loaded in the background
+// as the page opens. Stop and the time limit interrupt Python through a shared buffer; if that
+// does not work in time, the worker is replaced, so the page never freezes.
+
+export type PythonState = "loading" | "ready" | "busy" | "failed";
+
+export interface CheckJob {
+  lesson: string; source: string; checks: string; starter: string; filename: string; timeout: number;
+}
+export interface CheckItem { name: string; status: string; message: string }
+export interface CheckResult { lesson: string; status: string; checks: CheckItem[]; stdout: string }
+export interface RunResult { status: "ok" | "error" | "stopped"; line: number | null }
+
+interface Urls { worker: string; pyodide: string; runtime: string; dataset: string }
+
+type Pending = {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  onOutput?: (text: string, stream: "stdout" | "stderr") => void;
+};
+
+const INTERRUPT_GRACE_MS = 3000; // after an interrupt, how long Python gets to stop by itself
+
+export class Python {
+  private worker: Worker | null = null;
+  private interrupt: Int32Array | null = null;
+  private ready: Promise<void> = Promise.resolve();
+  private pending = new Map<number, Pending>();
+  private nextId = 1;
+  private current: number | null = null;
+  private timer: number | undefined;
+  private stopReason: "user" | "time" | null = null;
+
+  constructor(private urls: Urls, private onState: (state: PythonState, text: string) => void) {}
+
+  start(): void {
+    this.worker?.terminate();
+    // Needs a cross-origin isolated page (the server sends COOP/COEP); without it, Stop can
+    // only replace the worker.
+    const shared = typeof SharedArrayBuffer !== "undefined" && self.crossOriginIsolated;
+    this.interrupt = shared ? new Int32Array(new SharedArrayBuffer(8)) : null;
+    const worker = new Worker(this.urls.worker, { type: "module", name: "python" });
+    this.worker = worker;
+    this.onState("loading", "Python: loading…");
+    this.ready = new Promise<void>((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent) => {
+        const message = event.data;
+        if (message.type === "status") this.onState("loading", message.text);
+        else if (message.type === "ready") { this.onState("ready", "Python: ready"); resolve(); }
+        else if (message.type === "failed") {
+          this.onState("failed", `Python could not start: ${message.error}`);
+          reject(new Error(message.error));
+        } else this.receive(message);
+      };
+      worker.onerror = (event) => {
+        this.onState("failed", `Python could not start: ${event.message}`);
+        reject(new Error(event.message));
+      };
+    });
+    this.ready.catch(() => undefined);
+    worker.postMessage({
+      type: "init", pyodideUrl: this.urls.pyodide, runtimeUrl: this.urls.runtime,
+      datasetUrl: this.urls.dataset, interrupt: this.interrupt,
+    });
+  }
+
+  get busy(): boolean {
+    return this.current !== null;
+  }
+
+  private receive(message: { type: string; id: number; text?: string; result?: unknown; error?: string }): void {
+    const pending = this.pending.get(message.id);
+    if (!pending) return;
+    if (message.type === "stdout" || message.type === "stderr") {
+      pending.onOutput?.(message.text ?? "", message.type);
+      return;
+    }
+    this.finish(message.id);
+    if (message.type === "done") pending.resolve(message.result);
+    else pending.reject(new Error(message.error ?? "Python failed"));
+  }
+
+  private finish(id: number): void {
+    this.pending.delete(id);
+    if (this.current === id) this.current = null;
+    window.clearTimeout(this.timer);
+    if (this.interrupt) { Atomics.store(this.interrupt, 0, 0); Atomics.store(this.interrupt, 1, 0); }
+    this.stopReason = null;
+    this.onState("ready", "Python: ready");
+  }
+
+  private async submit<T>(message: Record<string, unknown>, timeoutMs: number | null,
+                         onOutput?: Pending["onOutput"]): Promise<T> {
+    if (this.current !== null) throw new Error("Python is still busy with the last run");
+    await this.ready;
+    const id = this.nextId++;
+    this.current = id;
+    this.onState("busy", "Python: running…");
+    const result = new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, onOutput });
+    });
+    if (timeoutMs !== null) this.timer = window.setTimeout(() => this.stop("time"), timeoutMs);
+    this.worker!.postMessage({ ...message, id });
+    return result;
+  }
+
+  run(source: string, filename: string, onOutput: Pending["onOutput"]): Promise<RunResult> {
+    return this.submit<RunResult>({ type: "run", source, filename }, null, onOutput);
+  }
+
+  check(job: CheckJob): Promise<CheckResult> {
+    return this.submit<CheckResult>({ type: "check", job }, job.timeout * 1000);
+  }
+
+  /** Interrupt the running code; replace the worker if it does not stop in time. */
+  stop(reason: "user" | "time"): void {
+    const id = this.current;
+    if (id === null) return;
+    this.stopReason = reason;
+    if (this.interrupt) {
+      Atomics.store(this.interrupt, 1, reason === "user" ? 1 : 2);
+      Atomics.store(this.interrupt, 0, 2); // 2 = SIGINT: Python raises KeyboardInterrupt
+    }
+    window.clearTimeout(this.timer);
+    this.timer = window.setTimeout(() => this.replace(id), this.interrupt ? INTERRUPT_GRACE_MS : 0);
+  }
+
+  private replace(id: number): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    const reason = this.stopReason;
+    this.finish(id);
+    this.start();
+    pending.reject(new StoppedError(reason === "user"
+      ? "Stopped. Python did not stop by itself, so it was restarted."
+      : "Your code ran past the time limit and did not stop, so Python was restarted."));
+  }
+}
+
+export class StoppedError extends Error {}

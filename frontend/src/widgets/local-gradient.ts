@@ -1,0 +1,416 @@
+// Explore widget "local-gradient" (lesson 7.4): pick one operation of Value, drag x, and compare
+// the local gradient its rule gives with the slope measured by nudging x a little either way.
+
+import { formatNumber, h, registerWidget, svg, uniqueId, type Params } from "./kit";
+
+type OpName = "add" | "mul" | "pow" | "log" | "exp" | "relu";
+
+interface Operation {
+  op: OpName;
+  /** The constant of add and mul, or the exponent of pow. */
+  k: number;
+  label: string;
+}
+
+/** One row of the rule's explanation: the general rule, then the same with this x put in. */
+interface Worked {
+  general: (Node | string)[];
+  filled: (Node | string)[];
+}
+
+const OP_NAMES: readonly OpName[] = ["add", "mul", "pow", "log", "exp", "relu"];
+
+function isOpName(value: unknown): value is OpName {
+  return typeof value === "string" && (OP_NAMES as readonly string[]).includes(value);
+}
+
+function numberOr(value: unknown, fallback: number): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : fallback;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>) : {};
+}
+
+/** A number as Python code would spell it (plain ASCII minus), for generated labels. */
+function codeNumber(x: number): string {
+  return Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(12)));
+}
+
+function defaultLabel(op: OpName, k: number): string {
+  switch (op) {
+    case "add": return `x + ${codeNumber(k)}`;
+    case "mul": return `x * ${codeNumber(k)}`;
+    case "pow": return `x ** ${codeNumber(k)}`;
+    case "log": return "x.log()";
+    case "exp": return "x.exp()";
+    case "relu": return "x.relu()";
+  }
+}
+
+function parseOperations(raw: unknown): Operation[] {
+  const list = Array.isArray(raw) ? raw : [];
+  const operations: Operation[] = [];
+  for (const item of list) {
+    const fields = record(item);
+    if (!isOpName(fields.op)) continue;
+    const op = fields.op;
+    const k = op === "pow" ? numberOr(fields.n, 2) : numberOr(fields.c, op === "mul" ? 2 : 1);
+    const label = typeof fields.label === "string" && fields.label.trim() ? fields.label : defaultLabel(op, k);
+    operations.push({ op, k, label });
+  }
+  return operations;
+}
+
+/** f(x) for an operation; NaN or ±∞ where it is not defined. */
+function value(operation: Operation, x: number): number {
+  const { op, k } = operation;
+  switch (op) {
+    case "add": return x + k;
+    case "mul": return x * k;
+    case "pow": return Math.pow(x, k);
+    case "log": return x > 0 ? Math.log(x) : Number.NaN;
+    case "exp": return Math.exp(x);
+    case "relu": return x > 0 ? x : 0;
+  }
+}
+
+/** The local gradient as the operation's rule states it. */
+function ruleGradient(operation: Operation, x: number): number {
+  const { op, k } = operation;
+  switch (op) {
+    case "add": return 1;
+    case "mul": return k;
+    case "pow": return k * Math.pow(x, k - 1);
+    case "log": return x > 0 ? 1 / x : Number.NaN;
+    case "exp": return Math.exp(x);
+    case "relu": return x > 0 ? 1 : 0;
+  }
+}
+
+/** The slope measured by nudging: (f(x + h) − f(x − h)) / 2h. */
+function nudgeSlope(operation: Operation, x: number, step: number): number {
+  const up = value(operation, x + step);
+  const down = value(operation, x - step);
+  return (up - down) / (2 * step);
+}
+
+function defined(x: number): boolean {
+  return Number.isFinite(x);
+}
+
+function shown(x: number): string {
+  return defined(x) ? formatNumber(x) : "undefined here";
+}
+
+function sup(text: string): HTMLElement {
+  return h("sup", {}, text);
+}
+
+function worked(operation: Operation, x: number): Worked {
+  const { op, k } = operation;
+  const xs = formatNumber(x);
+  // A negative base goes in brackets, so −1.2² is not read as −(1.2²).
+  const base = x < 0 ? `(${xs})` : xs;
+  const ks = formatNumber(k);
+  const g = ruleGradient(operation, x);
+  const result = shown(g);
+  switch (op) {
+    case "add":
+      return { general: ["1"], filled: [`1 (the constant ${ks} does not change how fast x + c moves)`] };
+    case "mul":
+      return { general: ["c"], filled: [`c = ${ks}`] };
+    case "pow":
+      return {
+        general: ["n · x", sup("n−1")],
+        filled: [`${ks} · ${base}`, sup(formatNumber(k - 1)), ` = ${result}`],
+      };
+    case "log":
+      return { general: ["1 / x"], filled: [x > 0 ? `1 / ${xs} = ${result}` : `log needs x > 0: ${result}`] };
+    case "exp":
+      return { general: ["e", sup("x")], filled: ["e", sup(xs), ` = ${result}`] };
+    case "relu":
+      return {
+        general: ["1 if x > 0 else 0"],
+        filled: [x > 0 ? `${xs} > 0, so 1` : `${xs} is not > 0, so 0`],
+      };
+  }
+}
+
+interface Range {
+  min: number;
+  max: number;
+  step: number;
+  start: number;
+}
+
+function parseRange(raw: unknown): Range {
+  const fields = record(raw);
+  let min = numberOr(fields.min, -2);
+  let max = numberOr(fields.max, 3);
+  if (!(min < max)) [min, max] = [-2, 3];
+  let step = numberOr(fields.step, 0.05);
+  if (!(step > 0)) step = (max - min) / 100;
+  const start = Math.min(max, Math.max(min, numberOr(fields.start, (min + max) / 2)));
+  return { min, max, step, start };
+}
+
+// ---- The plot -------------------------------------------------------------------------------
+
+const W = 320;
+const H = 220;
+const PAD = { left: 40, right: 12, top: 12, bottom: 26 };
+const SAMPLES = 240;
+
+interface Plot {
+  element: SVGElement;
+  /** Redraw for an operation (curve, axes), then the tangent and dot at x. */
+  show(operation: Operation, x: number): void;
+}
+
+/** The y range to draw f in: all its finite values, unless a few near a pole would crush the rest. */
+function yRange(values: number[]): [number, number] {
+  const sorted = values.filter(defined).sort((p, q) => p - q);
+  if (sorted.length === 0) return [-1, 1];
+  let low = sorted[0];
+  let high = sorted[sorted.length - 1];
+  const pick = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  const inner = pick(0.9) - pick(0.1);
+  if (inner > 0 && high - low > 20 * inner) [low, high] = [pick(0.03), pick(0.97)];
+  low = Math.min(low, 0);
+  high = Math.max(high, 0);
+  if (high - low < 1e-9) [low, high] = [low - 1, high + 1];
+  const pad = (high - low) * 0.08;
+  return [low - pad, high + pad];
+}
+
+function makePlot(range: Range, titleId: string): Plot {
+  const clipId = uniqueId("lg-clip");
+  const root = svg("svg", {
+    viewBox: `0 0 ${W} ${H}`, class: "lg-plot", role: "img", "aria-labelledby": titleId,
+  });
+  const defs = svg("defs", {}, svg("clipPath", { id: clipId },
+    svg("rect", { x: PAD.left, y: PAD.top, width: W - PAD.left - PAD.right, height: H - PAD.top - PAD.bottom })));
+  const axes = svg("g", { class: "lg-axes" });
+  const curve = svg("path", { class: "lg-curve", "clip-path": `url(#${clipId})` });
+  const tangent = svg("line", { class: "lg-tangent", "clip-path": `url(#${clipId})` });
+  const dot = svg("circle", { class: "lg-dot", r: 4.5 });
+  const note = svg("text", { class: "lg-plot-note", x: (PAD.left + W - PAD.right) / 2, y: PAD.top + 16, "text-anchor": "middle" });
+  root.append(defs, axes, curve, tangent, dot, note);
+
+  let current: Operation | null = null;
+  let yLow = -1;
+  let yHigh = 1;
+  const px = (x: number): number => PAD.left + ((x - range.min) / (range.max - range.min)) * (W - PAD.left - PAD.right);
+  const py = (y: number): number => PAD.top + ((yHigh - y) / (yHigh - yLow)) * (H - PAD.top - PAD.bottom);
+  const r = (n: number): string => n.toFixed(2);
+
+  function drawCurve(operation: Operation): void {
+    const xs: number[] = [];
+    for (let i = 0; i <= SAMPLES; i += 1) xs.push(range.min + ((range.max - range.min) * i) / SAMPLES);
+    const ys = xs.map((x) => value(operation, x));
+    [yLow, yHigh] = yRange(ys);
+    // Keep the pen inside a band a little wider than the plot, so steep parts stay drawable.
+    const span = yHigh - yLow;
+    let d = "";
+    let pen = false;
+    xs.forEach((x, i) => {
+      const y = ys[i];
+      if (!defined(y)) { pen = false; return; }
+      const clamped = Math.min(yHigh + span, Math.max(yLow - span, y));
+      d += `${pen ? "L" : "M"}${r(px(x))} ${r(py(clamped))}`;
+      pen = true;
+    });
+    curve.setAttribute("d", d);
+
+    axes.replaceChildren();
+    const left = PAD.left;
+    const right = W - PAD.right;
+    const top = PAD.top;
+    const bottom = H - PAD.bottom;
+    axes.append(svg("rect", { class: "lg-frame", x: left, y: top, width: right - left, height: bottom - top }));
+    if (yLow < 0 && yHigh > 0) axes.append(svg("line", { class: "lg-zero", x1: left, x2: right, y1: r(py(0)), y2: r(py(0)) }));
+    if (range.min < 0 && range.max > 0) axes.append(svg("line", { class: "lg-zero", x1: r(px(0)), x2: r(px(0)), y1: top, y2: bottom }));
+    const xTicks = [range.min, range.max];
+    if (range.min < 0 && range.max > 0) xTicks.splice(1, 0, 0);
+    for (const tick of xTicks) {
+      const anchor = tick === range.min ? "start" : tick === range.max ? "end" : "middle";
+      axes.append(svg("text", { class: "lg-tick", x: r(px(tick)), y: bottom + 17, "text-anchor": anchor }, formatNumber(tick, 2)));
+    }
+    for (const tick of [yLow, yHigh]) {
+      axes.append(svg("text", { class: "lg-tick", x: left - 5, y: r(py(tick) + (tick === yHigh ? 10 : -2)), "text-anchor": "end" },
+        formatNumber(tick, 1)));
+    }
+  }
+
+  return {
+    element: root,
+    show(operation: Operation, x: number): void {
+      if (operation !== current) {
+        drawCurve(operation);
+        current = operation;
+      }
+      const fx = value(operation, x);
+      const slope = ruleGradient(operation, x);
+      const visible = defined(fx) && defined(slope);
+      for (const element of [tangent, dot]) element.toggleAttribute("hidden", !visible);
+      note.textContent = visible ? "" : `f is undefined at x = ${formatNumber(x)}`;
+      if (!visible) return;
+      const x1 = range.min - (range.max - range.min);
+      const x2 = range.max + (range.max - range.min);
+      tangent.setAttribute("x1", r(px(x1)));
+      tangent.setAttribute("x2", r(px(x2)));
+      tangent.setAttribute("y1", r(py(fx + slope * (x1 - x))));
+      tangent.setAttribute("y2", r(py(fx + slope * (x2 - x))));
+      dot.setAttribute("cx", r(px(x)));
+      dot.setAttribute("cy", r(py(Math.min(yHigh, Math.max(yLow, fx)))));
+    },
+  };
+}
+
+// ---- The widget -----------------------------------------------------------------------------
+
+/** Decimal places enough to show every stop of the slider exactly. */
+function decimalsOf(step: number): number {
+  const text = codeNumber(step);
+  const dot = text.indexOf(".");
+  return dot < 0 ? 0 : text.length - dot - 1;
+}
+
+function mountLocalGradient(root: HTMLElement, params: Params): void {
+  const operations = parseOperations(params.operations);
+  if (operations.length === 0) {
+    root.append(h("p", {}, "This widget has no operations to show."));
+    return;
+  }
+  const range = parseRange(params.x);
+  const nudge = typeof params.h === "number" && params.h > 0 && params.h < 1 ? params.h : 0.001;
+  const decimals = decimalsOf(range.step);
+  let selected = operations[0];
+
+  const name = uniqueId("lg-op");
+  const sliderId = uniqueId("lg-x");
+  const titleId = uniqueId("lg-title");
+
+  // Operation picker: one radio per operation.
+  const radios = operations.map((operation, index) => {
+    const id = `${name}-${index}`;
+    const input = h("input", { type: "radio", name, id, value: String(index), checked: index === 0 });
+    input.addEventListener("change", () => {
+      if (input.checked) {
+        selected = operation;
+        update();
+      }
+    });
+    return h("label", { class: "lg-choice", for: id }, input, h("code", {}, operation.label));
+  });
+  const picker = h("fieldset", { class: "lg-picker" }, h("legend", {}, "Operation f(x)"), ...radios);
+
+  // The x slider.
+  const slider = h("input", {
+    type: "range", id: sliderId, min: range.min, max: range.max, step: range.step, value: range.start,
+  });
+  const xOut = h("output", { "data-readout": "x", for: sliderId, class: "lg-x-value" });
+  const sliderRow = h("div", { class: "lg-slider" },
+    h("label", { for: sliderId }, "x = ", xOut), slider,
+    h("span", { class: "lg-range-ends", "aria-hidden": "true" }, `${formatNumber(range.min)} … ${formatNumber(range.max)}`));
+  slider.addEventListener("input", update);
+
+  // Readouts.
+  const valueOut = h("span", { "data-readout": "value", class: "lg-number" });
+  const ruleOut = h("span", { "data-readout": "rule", class: "lg-number" });
+  const nudgeOut = h("span", { "data-readout": "nudge", class: "lg-number" });
+  const fLabel = h("code", {});
+  const ruleGeneral = h("span", { class: "lg-formula" });
+  const ruleFilled = h("span", { class: "lg-formula" });
+  const nudgeFilled = h("span", { class: "lg-formula" });
+  const verdict = h("p", { class: "lg-verdict", "data-readout": "verdict" });
+
+  const readout = h("dl", { class: "lg-readout" },
+    h("div", { class: "lg-row" }, h("dt", {}, "f(x) = ", fLabel), h("dd", {}, valueOut)),
+    h("div", { class: "lg-row lg-rule" },
+      h("dt", {}, "the rule's local gradient"),
+      h("dd", {}, ruleOut, h("span", { class: "lg-how" }, "rule: ", ruleGeneral, h("br"), ruleFilled))),
+    h("div", { class: "lg-row lg-nudge" },
+      h("dt", {}, "slope by nudging"),
+      h("dd", {}, nudgeOut, h("span", { class: "lg-how" },
+        `(f(x + h) − f(x − h)) / 2h, h = ${formatNumber(nudge, 6)}`, h("br"), nudgeFilled))),
+  );
+
+  const plot = makePlot(range, titleId);
+  const plotTitle = h("p", { id: titleId, class: "lg-plot-title" });
+  const figure = h("figure", { class: "lg-figure" }, plot.element, h("figcaption", {}, plotTitle,
+    h("span", { class: "lg-key" },
+      h("span", { class: "lg-key-curve", "aria-hidden": "true" }), "f(x) ",
+      h("span", { class: "lg-key-tangent", "aria-hidden": "true" }), "tangent with the rule's slope")));
+
+  const widget = h("div", { class: "lg" },
+    h("div", { class: "lg-controls" }, picker, sliderRow),
+    h("div", { class: "lg-body" }, figure, h("div", { class: "lg-numbers" }, readout, verdict)),
+  );
+  root.append(widget);
+
+  function currentX(): number {
+    const raw = Number(slider.value);
+    return Number.isFinite(raw) ? Number(raw.toFixed(decimals)) : range.start;
+  }
+
+  function setNumber(element: HTMLElement, x: number): void {
+    element.textContent = shown(x);
+    element.dataset.value = defined(x) ? String(x) : "";
+    element.classList.toggle("lg-undefined", !defined(x));
+  }
+
+  function update(): void {
+    const x = currentX();
+    const fx = value(selected, x);
+    const rule = ruleGradient(selected, x);
+    const slope = nudgeSlope(selected, x, nudge);
+
+    xOut.textContent = formatNumber(x);
+    xOut.dataset.value = String(x);
+    slider.setAttribute("aria-valuetext", `x = ${formatNumber(x)}`);
+    fLabel.textContent = selected.label;
+    setNumber(valueOut, fx);
+    // Where f itself is undefined, neither slope exists.
+    setNumber(ruleOut, defined(fx) ? rule : Number.NaN);
+    setNumber(nudgeOut, slope);
+
+    const work = worked(selected, x);
+    ruleGeneral.replaceChildren(...work.general);
+    ruleFilled.replaceChildren(...(defined(fx) ? work.filled : ["undefined here"]));
+    const up = value(selected, x + nudge);
+    const down = value(selected, x - nudge);
+    nudgeFilled.replaceChildren(defined(slope)
+      ? `(${formatNumber(up, 6)} − ${formatNumber(down, 6)}) / ${formatNumber(2 * nudge, 6)} = ${formatNumber(slope)}`
+      : `f(x ± h) is undefined here`);
+
+    let text: string;
+    let tone: "good" | "warn" | "none";
+    if (!defined(fx) || !defined(rule) || !defined(slope)) {
+      text = selected.op === "log" ? "log is only defined for x > 0: try a larger x." : "f is undefined at this x.";
+      tone = "none";
+    } else if (selected.op === "relu" && Math.abs(x) < nudge) {
+      text = "x sits on relu's kink: the nudge straddles both sides and averages 0 and 1, while the rule says 0.";
+      tone = "warn";
+    } else {
+      const gap = Math.abs(rule - slope);
+      text = gap < 1e-4 * Math.max(1, Math.abs(rule))
+        ? "The rule and the nudge agree."
+        : `The rule and the nudge differ by ${formatNumber(gap, 6)}: the curve bends so sharply here that ±h is not quite small enough.`;
+      tone = gap < 1e-4 * Math.max(1, Math.abs(rule)) ? "good" : "warn";
+    }
+    verdict.textContent = text;
+    verdict.dataset.tone = tone;
+
+    plotTitle.textContent = defined(fx) && defined(rule)
+      ? `${selected.label} from x = ${formatNumber(range.min)} to ${formatNumber(range.max)}, with the tangent at x = ${formatNumber(x)} (slope ${formatNumber(rule)}).`
+      : `${selected.label} from x = ${formatNumber(range.min)} to ${formatNumber(range.max)}; undefined at x = ${formatNumber(x)}.`;
+    plot.show(selected, x);
+  }
+
+  update();
+}
+
+registerWidget("local-gradient", mountLocalGradient);

@@ -1,0 +1,176 @@
+"""What the pages show, built from the course files and cached per content version.
+
+The course is reloaded when any of its files changes (an author editing a lesson sees it on the
+next request); everything derived from it is cached under the content version.
+"""
+from __future__ import annotations
+
+import hashlib
+import threading
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.urls import reverse
+from markdown_it import MarkdownIt
+
+from .. import runtime
+from ..course import Course, Lesson, Module, default_course_path, load_course
+
+_markdown = MarkdownIt("commonmark", {"html": False, "typographer": True}).enable("table")
+
+
+def markdown(text: str) -> str:
+    """Markdown to HTML; raw HTML in the source is escaped, never passed through."""
+    return _markdown.render(text)
+
+
+def lesson_url(lesson: Lesson) -> str:
+    return reverse("lesson", args=[f"{lesson.number}-{lesson.slug}"])
+
+
+class CourseView:
+    """One loaded version of the course and everything the pages derive from it."""
+
+    def __init__(self, course: Course, version: str) -> None:
+        self.course, self.version = course, version
+
+    @cached_property
+    def lessons(self) -> list[Lesson]:
+        return list(self.course.lessons())
+
+    @cached_property
+    def countable(self) -> set[int]:
+        return self.course.countable_lines()
+
+    @cached_property
+    def teacher_of_line(self) -> dict[int, Lesson]:
+        owner: dict[int, Lesson] = {}
+        for lesson in self.lessons:
+            for number in sorted(lesson.unlocked_lines()):
+                owner.setdefault(number, lesson)
+        return owner
+
+    def lesson_by_path(self, path: str) -> Lesson | None:
+        number, _, slug = path.partition("-")
+        lesson = self.course.lesson(number)
+        return lesson if lesson and lesson.slug == slug else None
+
+    def module_of(self, lesson: Lesson) -> Module:
+        return next(m for m in self.course.modules if m.number == lesson.module)
+
+    def next_lesson(self, lesson: Lesson) -> Lesson | None:
+        index = self.lessons.index(lesson)
+        return self.lessons[index + 1] if index + 1 < len(self.lessons) else None
+
+    def is_module_end(self, lesson: Lesson) -> bool:
+        return self.module_of(lesson).lessons[-1] is lesson
+
+    def learned_lines(self, lesson: Lesson) -> list[int]:
+        return sorted(lesson.unlocked_lines() & self.countable)
+
+    @cached_property
+    def summary(self) -> dict[str, Any]:
+        """What every page's scripts need to know about the course (progress, lines learned)."""
+        return {
+            "slug": self.course.slug,
+            "version": self.version,
+            "total": len(self.countable),
+            "lessons": {
+                lesson.number: {
+                    "title": lesson.title, "url": lesson_url(lesson), "module": lesson.module,
+                    "lines": self.learned_lines(lesson),
+                } for lesson in self.lessons
+            },
+            "modules": {str(m.number): [lesson.number for lesson in m.lessons]
+                        for m in self.course.modules},
+        }
+
+    def program_rows(self, current: Lesson | None = None) -> list[dict[str, Any]]:
+        rows = []
+        for number, text in enumerate(self.course.program_lines(), 1):
+            teacher = self.teacher_of_line.get(number)
+            rows.append({
+                "number": number, "text": text, "blank": number not in self.countable,
+                "teacher": teacher, "url": lesson_url(teacher) if teacher else "",
+                "this": bool(current and number in current.unlocked_lines()),
+            })
+        while rows and rows[-1]["blank"] and not rows[-1]["text"]:
+            rows.pop()  # the file's final newline is not a line to show
+        return rows
+
+    def exercise_data(self, lesson: Lesson) -> dict[str, Any]:
+        """The Build part's data for the browser; the solution stays out until asked for."""
+        exercise = lesson.exercise
+        return {
+            "lesson": lesson.number,
+            "course": self.course.slug,
+            "filename": exercise.filename,
+            "starter": exercise.starter,
+            "checks": exercise.checks_source,
+            "checkNames": list(exercise.check_names),
+            "hints": [markdown(hint) for hint in exercise.hints],
+            "codealong": [{"title": c.title, "caption": c.caption, "find": c.find, "type": c.type}
+                          for c in exercise.codealong],
+            "solutionUrl": reverse("solution", args=[f"{lesson.number}-{lesson.slug}"]),
+            "runtimeUrl": reverse("runtime") + f"?v={runtime_version()}",
+        }
+
+    def quiz_data(self, lesson: Lesson) -> list[dict[str, Any]]:
+        questions = []
+        for index, question in enumerate(lesson.quiz):
+            item: dict[str, Any] = {"id": f"{lesson.number}-q{index + 1}", "kind": question.kind,
+                                    "explain": markdown(question.explain)}
+            if question.kind == "choice":
+                item["choices"] = [{"correct": c.correct, "explain": markdown(c.explain)}
+                                   for c in question.choices]
+            else:
+                item["answer"], item["tolerance"] = question.answer, question.tolerance
+            questions.append(item)
+        return questions
+
+
+class _Cache:
+    """Reload the course when its files change; hand out the current CourseView."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._signature: tuple | None = None
+        self._view: CourseView | None = None
+
+    def path(self) -> Path:
+        return Path(settings.COURSE_DIR) if settings.COURSE_DIR else default_course_path()
+
+    def _signature_of(self, path: Path) -> tuple:
+        return tuple(sorted((str(p), p.stat().st_mtime_ns, p.stat().st_size)
+                            for p in path.rglob("*") if p.is_file()))
+
+    def get(self) -> CourseView:
+        path = self.path()
+        signature = self._signature_of(path)
+        with self._lock:
+            if self._view is None or signature != self._signature:
+                course = load_course(path)  # raises CourseErrors, shown on an error page
+                version = hashlib.sha256(repr(signature).encode()).hexdigest()[:12]
+                self._view, self._signature = CourseView(course, version), signature
+            return self._view
+
+
+current = _Cache()
+
+
+def runtime_sources() -> dict[str, str]:
+    """The check runtime's files, as the browser writes them into Pyodide's file system."""
+    folder = Path(runtime.__file__).parent
+    files = {"linebyline/__init__.py": ""}  # the package's real __init__ is not needed there
+    for path in sorted(folder.glob("*.py")):
+        files[f"linebyline/runtime/{path.name}"] = path.read_text(encoding="utf-8")
+    return files
+
+
+def runtime_version() -> str:
+    digest = hashlib.sha256()
+    for name, source in runtime_sources().items():
+        digest.update(name.encode() + b"\0" + source.encode())
+    return digest.hexdigest()[:12]

@@ -1,0 +1,144 @@
+"""Django settings, all from environment variables with safe defaults for one person on localhost.
+
+LINEBYLINE_DEBUG          "1" to turn Django's debug mode on (off by default)
+LINEBYLINE_SECRET_KEY     the secret key; by default one is generated once and kept in the data dir
+LINEBYLINE_DATA_DIR       where the database, the secret key and collected static files live
+                          (default: ~/.local/share/linebyline, or $XDG_DATA_HOME/linebyline)
+LINEBYLINE_DATABASE_URL   e.g. postgres://user:pass@host/db (default: SQLite in the data dir)
+LINEBYLINE_ALLOWED_HOSTS  comma-separated host names (default: localhost, 127.0.0.1, [::1])
+LINEBYLINE_NAMES_FILE     the data set the browser mounts as input.txt (default: the bundled names)
+LINEBYLINE_COURSE         the course folder (default: the bundled microgpt course)
+"""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+import dj_database_url
+
+from ..dataset import BUNDLED_NAMES
+from .headers import add_static_headers, immutable_static_file
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _data_dir() -> Path:
+    configured = os.environ.get("LINEBYLINE_DATA_DIR")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "linebyline"
+
+
+def _secret_key(data_dir: Path) -> str:
+    configured = os.environ.get("LINEBYLINE_SECRET_KEY")
+    if configured:
+        return configured
+    path = data_dir / "secret_key"
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        # Created readable by its owner only: the key signs sessions and CSRF tokens.
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+DATA_DIR = _data_dir()
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+SECRET_KEY = _secret_key(DATA_DIR)
+DEBUG = os.environ.get("LINEBYLINE_DEBUG", "") == "1"
+ALLOWED_HOSTS = [h.strip() for h in os.environ.get(
+    "LINEBYLINE_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()]
+NAMES_FILE = Path(os.environ.get("LINEBYLINE_NAMES_FILE") or BUNDLED_NAMES)
+COURSE_DIR = os.environ.get("LINEBYLINE_COURSE") or None
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "linebyline.web.apps.WebConfig",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "linebyline.web.headers.CrossOriginIsolation",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.middleware.gzip.GZipMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_ratelimit.middleware.RatelimitMiddleware",
+]
+
+ROOT_URLCONF = "linebyline.web.urls"
+WSGI_APPLICATION = "linebyline.web.wsgi.application"
+
+TEMPLATES = [{
+    "BACKEND": "django.template.backends.django.DjangoTemplates",
+    "DIRS": [],
+    "APP_DIRS": True,
+    "OPTIONS": {"context_processors": [
+        "django.template.context_processors.request",
+        "django.contrib.auth.context_processors.auth",
+        "django.contrib.messages.context_processors.messages",
+        "linebyline.web.context.assets",
+    ]},
+}]
+
+DATABASES = {"default": dj_database_url.parse(
+    os.environ.get("LINEBYLINE_DATABASE_URL") or f"sqlite:///{DATA_DIR / 'linebyline.sqlite3'}",
+    conn_max_age=60,
+)}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                      "LOCATION": "linebyline"}}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = DATA_DIR / "static"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+# Pyodide loads its files by their plain names, so they cannot be fingerprinted; they live in a
+# folder named after Pyodide's version instead, which changes whenever the files do.
+WHITENOISE_IMMUTABLE_FILE_TEST = immutable_static_file
+WHITENOISE_ADD_HEADERS_FUNCTION = add_static_headers
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = ["jpg", "jpeg", "png", "gif", "webp", "zip", "gz", "tgz",
+                                       "bz2", "tbz", "xz", "br", "woff", "woff2"]
+
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
+RATELIMIT_VIEW = "linebyline.web.views.rate_limited"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django": {"handlers": ["console"], "level": "WARNING"}},
+}

@@ -1,0 +1,18 @@
+from django.contrib import admin
+from django.urls import path, re_path
+
+from . import views
+
+LESSON = r"(?P<path>\d+\.\d+-[a-z0-9-]+)"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    re_path(rf"^lessons/{LESSON}/$", views.lesson_page, name="lesson"),
+    re_path(rf"^lessons/{LESSON}/solution\.json$", views.solution, name="solution"),
+    path("program/", views.program, name="program"),
+    path("modules/<int:number>/review/", views.module_review, name="review"),
+    re_path(r"^feedback/(?P<number>\d+\.\d+)/$", views.feedback, name="feedback"),
+    path("runtime.json", views.runtime_bundle, name="runtime"),
+    path("data/input.txt", views.dataset, name="dataset"),
+    path("admin/", admin.site.urls),
+]

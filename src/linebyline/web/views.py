@@ -1,0 +1,150 @@
+"""The pages and the few JSON endpoints the browser code needs."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe, require_POST
+from django_ratelimit.decorators import ratelimit
+
+from ..course import CourseErrors
+from .forms import FeedbackForm
+from .models import LessonFeedback
+from .pages import current, lesson_url, markdown, runtime_sources
+
+FEEDBACK_RATE = "10/h"  # per address: plenty for a learner, too few for a flood
+
+
+def _course_or_error(request: HttpRequest):
+    try:
+        return current.get(), None
+    except CourseErrors as errors:
+        # An author editing course files sees exactly what is wrong, file:line.
+        return None, render(request, "linebyline/course_errors.html",
+                            {"errors": errors.errors}, status=500)
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    view, error = _course_or_error(request)
+    if error:
+        return error
+    modules = []
+    for module in view.course.modules:
+        published = {lesson.number: lesson for lesson in module.lessons}
+        entries = []
+        count = max(len(module.planned), max((lesson.key[1] for lesson in module.lessons),
+                                             default=0))
+        for index in range(1, count + 1):
+            number = f"{module.number}.{index}"
+            lesson = published.get(number)
+            title = lesson.title if lesson else module.planned[index - 1]
+            entries.append({"number": number, "title": title, "lesson": lesson,
+                            "url": lesson_url(lesson) if lesson else ""})
+        modules.append({"module": module, "entries": entries})
+    return render(request, "linebyline/home.html", {"view": view, "modules": modules})
+
+
+@require_safe
+def lesson_page(request: HttpRequest, path: str) -> HttpResponse:
+    view, error = _course_or_error(request)
+    if error:
+        return error
+    lesson = view.lesson_by_path(path)
+    if lesson is None:
+        raise Http404("No such lesson")
+    module = view.module_of(lesson)
+    following = view.next_lesson(lesson)
+    return render(request, "linebyline/lesson.html", {
+        "view": view, "lesson": lesson, "module": module,
+        "watch": markdown(lesson.watch),
+        "quiz": list(zip(lesson.quiz, view.quiz_data(lesson))),
+        "quiz_data": view.quiz_data(lesson),
+        "exercise": view.exercise_data(lesson),
+        "rows": view.program_rows(lesson),
+        "this_count": len(view.learned_lines(lesson)),
+        "next_lesson": following, "next_url": lesson_url(following) if following else "",
+        "module_end": view.is_module_end(lesson),
+        "feedback_form": FeedbackForm(),
+    })
+
+
+@require_safe
+@cache_control(private=True, max_age=0)
+def solution(request: HttpRequest, path: str) -> JsonResponse:
+    view, error = _course_or_error(request)
+    if error:
+        return JsonResponse({"error": "the course has errors"}, status=500)
+    lesson = view.lesson_by_path(path)
+    if lesson is None:
+        raise Http404("No such lesson")
+    return JsonResponse({"lesson": lesson.number, "solution": lesson.exercise.solution})
+
+
+@require_safe
+def program(request: HttpRequest) -> HttpResponse:
+    view, error = _course_or_error(request)
+    if error:
+        return error
+    return render(request, "linebyline/program.html", {"view": view, "rows": view.program_rows()})
+
+
+@require_safe
+def module_review(request: HttpRequest, number: int) -> HttpResponse:
+    view, error = _course_or_error(request)
+    if error:
+        return error
+    module = next((m for m in view.course.modules if m.number == number), None)
+    if module is None or not module.lessons:
+        raise Http404("No such module, or none of its lessons is published yet")
+    lessons = [{"lesson": lesson, "url": lesson_url(lesson),
+                "quiz": list(zip(lesson.quiz, view.quiz_data(lesson))),
+                "lines": len(view.learned_lines(lesson))} for lesson in module.lessons]
+    quiz_data = [item for lesson in module.lessons for item in view.quiz_data(lesson)]
+    return render(request, "linebyline/review.html", {
+        "view": view, "module": module, "lessons": lessons, "quiz_data": quiz_data})
+
+
+@require_POST
+@ratelimit(key="ip", rate=FEEDBACK_RATE, method="POST", block=True)
+def feedback(request: HttpRequest, number: str) -> HttpResponse:
+    view, error = _course_or_error(request)
+    if error:
+        return JsonResponse({"error": "the course has errors"}, status=500)
+    lesson = view.course.lesson(number)
+    if lesson is None:
+        raise Http404("No such lesson")
+    form = FeedbackForm(request.POST)
+    wants_json = "application/json" in request.headers.get("Accept", "")
+    if not form.is_valid():
+        errors = {field: [str(e) for e in errs] for field, errs in form.errors.items()}
+        return JsonResponse({"errors": errors}, status=400)
+    LessonFeedback.objects.create(
+        course=view.course.slug, lesson=lesson.number, clear=form.cleaned_data["clear"],
+        comment=form.cleaned_data["comment"],
+        user=request.user if request.user.is_authenticated else None,
+    )
+    if wants_json:
+        return JsonResponse({"saved": True}, status=201)
+    return redirect(lesson_url(lesson) + "#feedback")
+
+
+def rate_limited(request: HttpRequest, exception: Exception) -> JsonResponse:
+    return JsonResponse({"errors": {"__all__": [
+        "Thank you — we have had a lot of feedback from you already. Please try again later."]}},
+        status=429)
+
+
+@require_safe
+@cache_control(public=True, max_age=31536000, immutable=True)
+def runtime_bundle(request: HttpRequest) -> JsonResponse:
+    """The check runtime's Python files; the URL carries their hash, so they cache forever."""
+    return JsonResponse({"files": runtime_sources()})
+
+
+@require_safe
+@cache_control(public=True, max_age=3600)
+def dataset(request: HttpRequest) -> FileResponse:
+    """The names file the browser mounts as input.txt."""
+    return FileResponse(open(settings.NAMES_FILE, "rb"), content_type="text/plain; charset=utf-8")

@@ -1,0 +1,94 @@
+"""A real server (`linebyline serve`) and a real browser (Debian's Chromium, driven by Playwright)."""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+PYTHON_READY_S = 90  # Pyodide's first load in a cold headless browser
+
+
+def chromium_path() -> str:
+    path = os.environ.get("LINEBYLINE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    assert Path(path).exists(), f"Chromium is needed for the browser tests and is not at {path}"
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "LINEBYLINE_DATA_DIR": str(data_dir)}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "linebyline", "serve", "--port", str(self.port)],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        started = time.monotonic()
+        lines = []
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            lines.append(line)
+            if "is running at" in line:
+                break
+            if time.monotonic() - started > 180:
+                break
+        assert "is running at" in "".join(lines), "server did not start:\n" + "".join(lines)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("server-data"))
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    made = browser.new_context(viewport={"width": 1200, "height": 900})
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    opened = context.new_page()
+    opened.set_default_timeout(20_000)
+    return opened
+
+
+def wait_for_python(page: Page) -> None:
+    page.wait_for_selector('[data-python-status][data-state="ready"]', timeout=PYTHON_READY_S * 1000)

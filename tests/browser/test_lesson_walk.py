@@ -1,0 +1,193 @@
+"""A new learner walks lesson 7.5 in a real browser, with Python running in the page."""
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .conftest import wait_for_python
+
+pytestmark = pytest.mark.browser
+LESSON = "/lessons/7.5-backward/"
+
+
+def show_end_of_editor(page: Page) -> None:
+    """The editor draws only the lines in view: bring it into view, scrolled to its end."""
+    page.locator(".cm-editor").scroll_into_view_if_needed()
+    page.locator(".cm-scroller").evaluate("element => element.scrollTop = element.scrollHeight")
+
+
+def replace_todo(page: Page, todo_text: str, code: str) -> None:
+    """Put the cursor on a TODO comment line and type the code over the comment, as a learner does."""
+    show_end_of_editor(page)
+    page.locator(".cm-line", has_text=todo_text).last.click()
+    page.keyboard.press("End")
+    page.keyboard.press("Shift+Home")  # to the end of the indentation, keeping it
+    page.keyboard.type(code)
+
+
+def check_and_wait(page: Page) -> str:
+    page.click('[data-action="check"]')
+    summary = page.locator("[data-checks-summary]")
+    expect(summary).not_to_have_text("Checking…", timeout=30_000)
+    return summary.inner_text()
+
+
+def lines_learned(page: Page) -> int:
+    return int(page.locator("header.site [data-lines-learned]").inner_text())
+
+
+def test_a_new_learner_walks_lesson_7_5(server, page: Page, course):
+    lesson = course.lesson("7.5")
+    page.goto(server.url + LESSON)
+    expect(page.locator("h1")).to_contain_text("backward(): let the graph do calculus")
+    assert lines_learned(page) == 0
+    wait_for_python(page)
+
+    # The untouched starter: not attempted.
+    assert check_and_wait(page).startswith("Not attempted yet")
+    expect(page.locator('.check[data-check-status="not-attempted"]')).to_have_count(len(lesson.exercise.check_names))
+
+    # Run it: the output panel says it ran.
+    page.click('[data-action="run"]')
+    expect(page.locator("[data-output]")).to_contain_text("ran and printed nothing", timeout=30_000)
+
+    # Write the two lines, then check: every check passes, the lesson is done.
+    replace_todo(page, "# TODO (one line): add `node`", "order.append(node)")
+    replace_todo(page, "# TODO (one line): the chain rule", "child.grad += local_grad * node.grad")
+    assert check_and_wait(page).startswith(f"All {len(lesson.exercise.check_names)} checks pass")
+    expect(page.locator('.check[data-check-status="pass"]')).to_have_count(len(lesson.exercise.check_names))
+    expect(page.locator(".lesson-header .status")).to_have_text("Done")
+
+    # Lines learned rise by exactly the lines this lesson teaches.
+    taught = len(lesson.unlocked_lines() & course.countable_lines())
+    assert lines_learned(page) == taught
+    expect(page.locator("#unlocked [data-lines-learned]")).to_have_text(str(taught))
+
+    # Answer the quiz: the right choice, the predicted numbers.
+    quiz = json.loads(page.locator("#quiz-data").text_content())
+    for question, data in zip(lesson.quiz, quiz):
+        form = page.locator(f'form[data-question="{data["id"]}"]')
+        if question.kind == "choice":
+            right = next(i for i, c in enumerate(question.choices) if c.correct)
+            form.locator(f'input[value="{right}"]').check()
+        else:
+            form.locator("input[type=text]").fill(f"{question.answer:g}".replace("-", "−"))
+        form.locator("button[type=submit]").click()
+        expect(form.locator(".verdict")).to_have_text("Right.")
+
+    # A wrong prediction is told so, and can be retried.
+    predict = page.locator("form[data-question]").filter(has=page.locator("input[type=text]")).first
+    predict.locator("input").fill("12345")
+    predict.locator("button[type=submit]").click()
+    expect(predict.locator(".verdict")).to_have_text("Not quite.")
+    predict.locator("input").fill("-2")
+    predict.locator("button[type=submit]").click()
+    expect(predict.locator(".verdict")).to_have_text("Right.")
+
+    # Reload: the code, the status, the quiz answers and the count are all kept.
+    page.reload()
+    show_end_of_editor(page)
+    expect(page.locator(".cm-content")).to_contain_text("order.append(node)")
+    expect(page.locator(".cm-content")).to_contain_text("child.grad += local_grad * node.grad")
+    expect(page.locator(".lesson-header .status")).to_have_text("Done")
+    assert lines_learned(page) == taught
+    expect(page.locator(".verdict").first).to_have_text("Right.")
+
+    # The course home shows it too.
+    page.goto(server.url + "/")
+    expect(page.locator('[data-status-of="7.5"]')).to_have_text("Done")
+    expect(page.locator('[data-module-progress="7"]')).to_have_text("1 / 2 lessons done")
+
+
+def test_an_infinite_loop_is_stopped_and_the_page_stays_usable(server, page: Page):
+    page.goto(server.url + LESSON)
+    wait_for_python(page)
+    replace_todo(page, "# TODO (one line): add `node`", "while True: pass")
+
+    # Check: the 10 s time limit stops it, with a message naming the limit.
+    started = time.monotonic()
+    summary = check_and_wait(page)
+    elapsed = time.monotonic() - started
+    assert elapsed < 10 + 3 + 5, f"took {elapsed:.1f} s"
+    messages = page.locator(".check-message").all_inner_texts()
+    assert any("10 s time limit" in m for m in messages), (summary, messages)
+
+    # A loop at the top level, run with Run and stopped with Stop: it ends at once.
+    type_at_end(page, "while True: pass")
+    page.click('[data-action="run"]')
+    expect(page.locator('[data-action="stop"]')).to_be_enabled()
+    time.sleep(1)
+    expect(page.locator("[data-python-status]")).to_have_text("Python: running…")
+    started = time.monotonic()
+    page.click('[data-action="stop"]')
+    expect(page.locator("[data-output]")).to_contain_text("Stopped.", timeout=6_000)
+    assert time.monotonic() - started < 3
+    expect(page.locator('[data-action="run"]')).to_be_enabled()
+
+    # The page and Python are usable again: fix the code and run it with Ctrl+Enter.
+    replace_todo(page, "while True: pass", "print('alive again')")
+    page.keyboard.press("Control+Enter")
+    expect(page.locator("[data-output]")).to_contain_text("alive again", timeout=15_000)
+
+
+def type_at_end(page: Page, line: str) -> None:
+    """A new top-level line at the end of the file (Shift+Tab takes the indentation away)."""
+    show_end_of_editor(page)
+    page.locator(".cm-content").click()
+    page.keyboard.press("Control+End")
+    page.keyboard.press("Enter")
+    for _ in range(5):
+        page.keyboard.press("Shift+Tab")
+    page.keyboard.type(line)
+
+
+def test_a_traceback_points_into_the_editor(server, page: Page):
+    page.goto(server.url + LESSON)
+    wait_for_python(page)
+    replace_todo(page, "# TODO (one line): add `node`", "order.append(node)")
+    type_at_end(page, "Value(1.0) + nope")
+    page.click('[data-action="run"]')
+    output = page.locator("[data-output]")
+    expect(output).to_contain_text("NameError: name 'nope' is not defined", timeout=30_000)
+    text = output.inner_text()
+    assert "runtime" not in text and "<exec>" not in text  # only the learner's own frames
+    line = int(re.search(r'File "backward\.py", line (\d+)', text).group(1))
+    page.locator(".line-link").first.click()
+    active = page.locator(".cm-activeLineGutter").inner_text()
+    assert int(active) == line
+
+
+def test_stuck_ladder_hints_then_codealong_then_solution(server, page: Page, course):
+    exercise = course.lesson("7.5").exercise
+    page.goto(server.url + LESSON)
+    hint_button = page.locator('[data-action="hint"]')
+    for shown in range(1, len(exercise.hints) + 1):
+        hint_button.click()
+        expect(page.locator("[data-hints] li")).to_have_count(shown)
+    expect(hint_button).to_be_hidden()
+
+    page.click('[data-action="codealong"]')
+    screen = page.locator('[data-replay="screen"]')
+    expect(page.locator('[data-replay="position"]')).to_have_text(f"chapter 1 / {len(exercise.codealong)}")
+    page.select_option('[data-replay="speed"]', "4")
+    page.click('[data-replay="play"]')
+    expect(screen).to_contain_text("order.append(node)", timeout=15_000)
+    page.click('[data-replay="play"]')  # pause
+    page.locator('[data-replay="chapters"] button').last.click()
+    expect(page.locator('[data-replay="caption"]')).to_have_text(exercise.codealong[-1].caption)
+
+    page.click('[data-action="solution"]')
+    dialog = page.locator("[data-solution-dialog]")
+    expect(dialog).to_be_visible()
+    dialog.locator("button[value=cancel]").click()
+    expect(page.locator("[data-solution]")).to_be_hidden()
+    page.click('[data-action="solution"]')
+    page.locator("[data-confirm-solution]").click()
+    expect(page.locator("[data-solution-code]")).to_have_text(exercise.solution)
+
+    page.reload()  # hints shown are remembered
+    expect(page.locator("[data-hints] li")).to_have_count(len(exercise.hints))

@@ -1,0 +1,14 @@
+"""Django settings for the tests: the real ones, with a throwaway data folder and plain static files."""
+import os
+import tempfile
+
+os.environ.setdefault("LINEBYLINE_DATA_DIR", tempfile.mkdtemp(prefix="linebyline-test-"))
+
+from linebyline.web.settings import *  # noqa: E402,F403
+
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+STATIC_ROOT.mkdir(exist_ok=True)  # noqa: F405 (WhiteNoise wants it to exist)
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast logins in tests only

@@ -1,0 +1,185 @@
+"""The web app's pages and endpoints, through Django's test client and a real database."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.test import Client, override_settings
+
+from linebyline.course import default_course_path
+from linebyline.web.models import LessonFeedback
+from linebyline.web.pages import runtime_sources
+
+LESSON_URL = "/lessons/7.5-backward/"
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits():
+    cache.clear()
+
+
+def test_home_lists_modules_lessons_minutes_and_scripts(client, course):
+    page = client.get("/").content.decode()
+    assert "Module 7 · Autograd = automatic chain rule" in page
+    assert "<code>train2.py</code>" in page
+    assert 'href="/lessons/7.4-building-value/"' in page and "25 min" in page
+    assert 'href="/lessons/7.5-backward/"' in page
+    assert "What gets deleted" in page and "coming soon" in page
+    assert f"0</span> / {len(course.countable_lines())} lines learned" in page
+    assert "Export progress" in page and "Import progress" in page
+
+
+def test_lesson_page_has_the_header_five_parts_and_footer(client, course):
+    lesson = course.lesson("7.5")
+    response = client.get(LESSON_URL)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Module 7 · Autograd = automatic chain rule" in page
+    assert "backward(): let the graph do calculus" in page and "about 30 min" in page
+    for number, part in enumerate(["Watch", "Explore", "Build", "Check yourself",
+                                   "Unlocked in microgpt"], 1):
+        assert f'<span class="part-number">{number}</span> {part}</h2>' in page
+    # rendered server-side: the Watch text, the check names, the quiz prompts, the starter
+    assert "topological" in page.lower()
+    for name in lesson.exercise.check_names:
+        assert name.replace("'", "&#x27;") in page
+    assert "Was this lesson clear?" in page and "Progress is saved in this browser" in page
+    assert 'data-next-lesson' not in page  # 7.5 is the last published lesson
+    assert "Module 7 review: check what you learned" in page  # and ends module 7's lessons
+    assert 'name="csrfmiddlewaretoken"' in page
+
+
+def test_the_solution_is_not_in_the_page_until_asked_for(client, course):
+    exercise = course.lesson("7.5").exercise
+    page = client.get(LESSON_URL).content.decode()
+    assert "        visit(self)\n        self.grad = 1\n" in page  # the starter, in the editor
+    assert exercise.solution not in page and "solution.json" in page
+    data = client.get(LESSON_URL + "solution.json").json()
+    assert data == {"lesson": "7.5", "solution": exercise.solution}
+
+
+def test_lesson_74_links_to_the_next_lesson(client):
+    page = client.get("/lessons/7.4-building-value/").content.decode()
+    assert 'data-next-lesson href="/lessons/7.5-backward/"' in page
+
+
+def test_unlocked_lines_are_highlighted_and_link_to_their_lesson(client, course):
+    page = client.get(LESSON_URL).content.decode()
+    assert '<li id="L77" value="77" class="line this" data-line="77" data-teacher="7.5">' in page
+    assert '<li id="L41" value="41" class="line later" data-line="41" data-teacher="7.4">' in page
+    assert f"This lesson teaches {len(course.lesson('7.5').unlocked_lines() & course.countable_lines())} lines" in page
+
+
+def test_program_page_shows_every_line_linked_to_its_lesson(client, course):
+    page = client.get("/program/").content.decode()
+    assert page.count('data-line="') == len(course.program.rstrip("\n").split("\n"))
+    assert '<a href="/lessons/7.5-backward/" title="Taught in lesson 7.5"><code>    def backward(self):</code>' in page
+    assert "karpathy.github.io" in page
+
+
+def test_module_review_gathers_the_quizzes(client, course):
+    page = client.get("/modules/7/review/").content.decode()
+    assert "Module review: check what you learned" in page
+    for lesson in course.lessons():
+        for question in lesson.quiz:
+            assert question.prompt.split("`")[0].replace("'", "&#x27;") in page
+    assert client.get("/modules/3/review/").status_code == 404  # nothing published there yet
+
+
+@pytest.mark.parametrize("url", ["/lessons/7.5-nope/", "/lessons/9.9-backward/",
+                                 "/lessons/7.5-backward/../", "/modules/99/review/"])
+def test_unknown_pages_are_404(client, url):
+    assert client.get(url).status_code == 404
+
+
+def test_pages_are_cross_origin_isolated_for_the_interrupt_buffer(client):
+    response = client.get(LESSON_URL)
+    assert response["Cross-Origin-Opener-Policy"] == "same-origin"
+    assert response["Cross-Origin-Embedder-Policy"] == "require-corp"
+
+
+def test_runtime_bundle_ships_the_check_runtime_and_caches_forever(client):
+    response = client.get("/runtime.json?v=1")
+    files = response.json()["files"]
+    assert files == runtime_sources()
+    assert "linebyline/runtime/runner.py" in files and "linebyline/runtime/browser.py" in files
+    assert "immutable" in response["Cache-Control"]
+
+
+def test_the_names_file_is_served_as_input(client, settings, tmp_path):
+    names = tmp_path / "names.txt"
+    names.write_text("ada\ngrace\n")
+    settings.NAMES_FILE = names
+    response = client.get("/data/input.txt")
+    assert b"".join(response.streaming_content) == b"ada\ngrace\n"
+    assert response["Content-Type"].startswith("text/plain")
+
+
+@pytest.mark.django_db
+def test_feedback_is_validated_stored_and_shown_in_the_admin(client):
+    response = client.post("/feedback/7.5/", {"clear": "no", "comment": "  The order part lost me.  "},
+                           HTTP_ACCEPT="application/json")
+    assert response.status_code == 201
+    feedback = LessonFeedback.objects.get()
+    assert (feedback.course, feedback.lesson, feedback.clear) == ("microgpt", "7.5", False)
+    assert feedback.comment == "The order part lost me." and feedback.user is None
+
+    User.objects.create_superuser("teacher", "t@example.com", "a long passphrase 42")
+    admin = Client()
+    admin.login(username="teacher", password="a long passphrase 42")
+    listing = admin.get("/admin/linebyline/lessonfeedback/").content.decode()
+    assert "The order part lost me." in listing and "7.5" in listing
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("data, field", [
+    ({}, "clear"),
+    ({"clear": "maybe"}, "clear"),
+    ({"clear": "yes", "comment": "x" * 1001}, "comment"),
+])
+def test_bad_feedback_is_refused_with_the_field_named(client, data, field):
+    response = client.post("/feedback/7.5/", data, HTTP_ACCEPT="application/json")
+    assert response.status_code == 400
+    assert field in response.json()["errors"]
+    assert LessonFeedback.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_feedback_for_an_unknown_lesson_is_404(client):
+    assert client.post("/feedback/9.9/", {"clear": "yes"}).status_code == 404
+
+
+@pytest.mark.django_db
+def test_feedback_needs_the_csrf_token():
+    strict = Client(enforce_csrf_checks=True)
+    assert strict.post("/feedback/7.5/", {"clear": "yes"}).status_code == 403
+    page = strict.get(LESSON_URL)
+    token = page.cookies["csrftoken"].value
+    ok = strict.post("/feedback/7.5/", {"clear": "yes"}, HTTP_X_CSRFTOKEN=token,
+                     HTTP_ACCEPT="application/json")
+    assert ok.status_code == 201
+
+
+@pytest.mark.django_db
+def test_feedback_is_rate_limited(client):
+    statuses = [client.post("/feedback/7.5/", {"clear": "yes"}, HTTP_ACCEPT="application/json").status_code
+                for _ in range(12)]
+    assert statuses[:10] == [201] * 10 and statuses[10:] == [429, 429]
+    assert LessonFeedback.objects.count() == 10
+
+
+def test_feedback_only_accepts_post(client):
+    assert client.get("/feedback/7.5/").status_code == 405
+
+
+def test_broken_course_files_are_shown_as_file_line_errors(client, tmp_path):
+    broken = tmp_path / "microgpt"
+    shutil.copytree(default_course_path(), broken)
+    lesson_yaml = next(broken.glob("lessons/7.5-*/lesson.yaml"))
+    lesson_yaml.write_text(lesson_yaml.read_text().replace("minutes: 30", "minutes: thirty"))
+    with override_settings(COURSE_DIR=str(broken)):
+        response = client.get("/")
+    assert response.status_code == 500
+    assert f"{lesson_yaml}:4: `minutes` must be a whole number, not text" in response.content.decode()
