@@ -2,9 +2,20 @@
 // and Ctrl/Cmd+Enter to run. Only the extensions we use are bundled, to keep the page light.
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
-import { bracketMatching, defaultHighlightStyle, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
+import { bracketMatching, HighlightStyle, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { EditorSelection, EditorState } from "@codemirror/state";
+import { tags } from "@lezer/highlight";
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from "@codemirror/view";
+
+// Token colours come from CSS variables, so light and dark themes both keep 4.5:1 contrast.
+const highlight = HighlightStyle.define([
+  { tag: [tags.keyword, tags.controlKeyword, tags.operatorKeyword, tags.definitionKeyword], color: "var(--code-keyword)" },
+  { tag: [tags.string, tags.special(tags.string)], color: "var(--code-string)" },
+  { tag: tags.comment, color: "var(--code-comment)", fontStyle: "italic" },
+  { tag: [tags.number, tags.bool, tags.null], color: "var(--code-number)" },
+  { tag: [tags.function(tags.definition(tags.variableName)), tags.definition(tags.className)], color: "var(--code-definition)" },
+  { tag: [tags.self, tags.standard(tags.variableName)], color: "var(--code-builtin)" },
+]);
 
 export interface Editor {
   text(): string;
@@ -30,7 +41,7 @@ export function createEditor(parent: HTMLElement, options: {
         bracketMatching(),
         indentUnit.of("    "),
         EditorState.tabSize.of(4),
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        syntaxHighlighting(highlight),
         python(),
         keymap.of([
           { key: "Mod-Enter", preventDefault: true, run: () => { options.onRun(); return true; } },
