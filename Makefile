@@ -29,9 +29,13 @@ build: $(PY_STAMP) $(BUILT)
 start: build
 	$(BIN)/linebyline serve --host $(HOST) --port $(PORT)
 
-# Install, build, then run the linters, the type checker, the course lint and every test.
+# Install (Chromium and PostgreSQL too, via apt-get), build, then run the linters, the type
+# checker, the course lint and every test; the database tests run again on PostgreSQL.
+PG_URL ?= postgres://linebyline:linebyline@127.0.0.1:5432/linebyline
 test: build
+	scripts/system-deps.sh
 	$(BIN)/ruff check .
 	cd frontend && npx tsc --noEmit
 	$(BIN)/linebyline lint
 	$(BIN)/pytest
+	LINEBYLINE_DATABASE_URL=$(PG_URL) $(BIN)/pytest tests/web

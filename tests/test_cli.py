@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -26,7 +30,7 @@ def write(tmp_path: Path, text: str, name: str = "backward.py") -> Path:
     return path
 
 
-@pytest.mark.parametrize("command", ["lessons", "start", "check", "lint", "train"])
+@pytest.mark.parametrize("command", ["lessons", "start", "check", "lint", "train", "serve"])
 def test_every_command_has_help(command):
     done = run_cli(command, "--help")
     assert done.returncode == 0 and "usage: linebyline" in done.stdout
@@ -172,3 +176,26 @@ def test_train_runs_a_module_script_on_the_bundled_names():
     done = run_cli("train", "--steps", "1", "--script", "train0")
     assert done.returncode == 0, done.stderr
     assert "documents: 32000" in done.stdout and "sample 20: " in done.stdout
+
+
+def test_serve_refuses_an_unusable_names_file(tmp_path):
+    bad = tmp_path / "names.txt"
+    bad.write_bytes(b"")
+    env = {**os.environ, "LINEBYLINE_DATA_DIR": str(tmp_path / "data"),
+           "LINEBYLINE_NAMES_FILE": str(bad)}
+    done = subprocess.run([sys.executable, "-m", "linebyline", "serve", "--port", "0"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 1
+    assert f"the names file for the browser is unusable: {bad}: is empty" in done.stderr
+
+
+def test_serve_reports_a_port_in_use(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {**os.environ, "LINEBYLINE_DATA_DIR": str(tmp_path / "data")}
+        done = subprocess.run([sys.executable, "-m", "linebyline", "serve", "--port", str(port)],
+                              capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr

@@ -185,3 +185,16 @@ def test_broken_course_files_are_shown_as_file_line_errors(client, tmp_path):
         response = client.get("/")
     assert response.status_code == 500
     assert f"{lesson_yaml}:4: `minutes` must be a whole number, not text" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_database_is_the_configured_one():
+    import os
+
+    from django.db import connection
+
+    wanted = "postgresql" if os.environ.get("LINEBYLINE_DATABASE_URL", "").startswith("postgres") \
+        else "sqlite"
+    assert connection.vendor == wanted
+    LessonFeedback.objects.create(course="microgpt", lesson="7.4", clear=True, comment="é ✓")
+    assert LessonFeedback.objects.get().comment == "é ✓"

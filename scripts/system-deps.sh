@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# What the tests need from the system, installed and started if missing (idempotent):
+# Debian's Chromium for the browser tests and a PostgreSQL server for the database tests.
+# Needs root (as on the development machines and CI); prints what it does.
+set -euo pipefail
+
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
+command -v npm >/dev/null 2>&1 || need+=(npm)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "Installing ${need[*]} with apt-get…"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" fonts-dejavu-core >/dev/null
+fi
+
+# Start the PostgreSQL cluster and make a role the tests can create databases with.
+cluster=$(pg_lsclusters --no-header | awk 'NR==1 {print $1" "$2}')
+if [ -z "$cluster" ]; then
+  version=$(ls /usr/lib/postgresql | sort -n | tail -1)
+  pg_createcluster "$version" main >/dev/null
+  cluster="$version main"
+fi
+pg_ctlcluster $cluster start 2>/dev/null || true
+for _ in $(seq 30); do
+  pg_isready -q -h 127.0.0.1 && break
+  sleep 0.5
+done
+su postgres -c "psql -q -tAc \"SELECT 1 FROM pg_roles WHERE rolname='linebyline'\"" | grep -q 1 ||
+  su postgres -c "psql -q -c \"CREATE ROLE linebyline LOGIN PASSWORD 'linebyline' CREATEDB\""
+su postgres -c "psql -q -tAc \"SELECT 1 FROM pg_database WHERE datname='linebyline'\"" | grep -q 1 ||
+  su postgres -c "createdb -O linebyline linebyline"
+echo "Chromium: $(chromium --version 2>/dev/null | head -1); PostgreSQL: ready on 127.0.0.1:5432"
