@@ -32,11 +32,16 @@ function showProgress(progress: Progress, course: CourseSummary): void {
     const done = lessons.filter((n) => progress.lesson(n).status === "done").length;
     el.textContent = `${done} / ${lessons.length} lessons done`;
   });
+  // Three highlights: on a lesson page, this lesson / learned earlier / not yet; on the program
+  // page, learned / in progress (a lesson begun but not done) / not yet.
   document.querySelectorAll<HTMLElement>("[data-program] li[data-line]").forEach((li) => {
     if (li.classList.contains("this") || li.classList.contains("blank")) return;
     const isLearned = learned.has(Number(li.dataset.line));
+    const teacher = li.dataset.teacher;
+    const started = !isLearned && !!teacher && progress.lesson(teacher).status === "in-progress";
     li.classList.toggle("earlier", isLearned);
-    li.classList.toggle("later", !isLearned);
+    li.classList.toggle("started", started);
+    li.classList.toggle("later", !isLearned && !started);
   });
   const nextUp = document.querySelector<HTMLElement>("[data-next-up]");
   if (nextUp) {

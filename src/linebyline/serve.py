@@ -15,7 +15,8 @@ class ServeError(Exception):
 
 
 def setup_django() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "linebyline.web.settings")
+    # Always our settings (they read LINEBYLINE_* variables), whatever the environment says.
+    os.environ["DJANGO_SETTINGS_MODULE"] = "linebyline.web.settings"
     import django
 
     django.setup()

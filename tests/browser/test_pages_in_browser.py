@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sqlite3
 
 import pytest
@@ -196,3 +197,56 @@ def test_keyboard_focus_is_visible(server, page: Page):
     page.keyboard.press("Tab")
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline == "solid"
+
+
+def test_without_the_interrupt_buffer_stop_replaces_python(server, browser: Browser):
+    """Where SharedArrayBuffer is missing, Stop cannot interrupt: the worker is replaced."""
+    from .test_lesson_walk import replace_todo, type_at_end
+
+    context = browser.new_context()
+    context.add_init_script("delete globalThis.SharedArrayBuffer;")
+    page = context.new_page()
+    page.goto(server.url + "/lessons/7.5-backward/")
+    page.wait_for_selector('[data-python-status][data-state="ready"]', timeout=90_000)
+    type_at_end(page, "while True: pass")
+    page.click('[data-action="run"]')
+    expect(page.locator('[data-action="stop"]')).to_be_enabled()
+    page.click('[data-action="stop"]')
+    expect(page.locator("[data-output]")).to_contain_text("so it was restarted")
+    page.wait_for_selector('[data-python-status][data-state="ready"]', timeout=90_000)
+    # The time limit takes the same way out.
+    page.click('[data-action="check"]')
+    expect(page.locator("[data-checks-summary]")).to_have_text(
+        "Your code ran past the time limit and did not stop, so Python was restarted.",
+        timeout=30_000)
+    page.wait_for_selector('[data-python-status][data-state="ready"]', timeout=90_000)
+    replace_todo(page, "while True: pass", "print('back again')")
+    page.click('[data-action="run"]')
+    expect(page.locator("[data-output]")).to_contain_text("back again", timeout=15_000)
+    context.close()
+
+
+def test_static_files_are_fingerprinted_and_cached_for_a_long_time(server, page: Page):
+    page.goto(server.url + "/lessons/7.5-backward/")
+    script = page.locator("script[type=module]").get_attribute("src")
+    assert re.search(r"/dist/app\.[0-9a-f]{12}\.js$", script), script
+    for url in (script, page.evaluate("document.body.dataset.pyodideUrl") + "pyodide.asm.wasm"):
+        response = page.request.get(server.url + url)
+        assert response.ok
+        assert "immutable" in response.headers["cache-control"]
+        assert response.headers["cross-origin-embedder-policy"] == "require-corp"
+    page_response = page.request.get(server.url + "/lessons/7.5-backward/")
+    assert "immutable" not in page_response.headers.get("cache-control", "")
+
+
+def test_program_page_highlights_learned_started_and_not_yet(server, page: Page):
+    page.goto(server.url + "/lessons/7.4-building-value/")
+    form = page.locator("form[data-question]").first
+    form.locator("input[type=radio]").first.check()
+    form.locator("button[type=submit]").click()  # 7.4 is now in progress
+    page.goto(server.url + "/program/")
+    expect(page.locator("#L41")).to_have_class(re.compile(r"\bstarted\b"))
+    expect(page.locator("#L77")).to_have_class(re.compile(r"\blater\b"))
+    link = page.locator("#L77 a")
+    link.click()
+    expect(page).to_have_url(re.compile(r"/lessons/7\.5-backward/$"))

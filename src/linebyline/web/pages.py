@@ -35,6 +35,13 @@ class CourseView:
 
     def __init__(self, course: Course, version: str) -> None:
         self.course, self.version = course, version
+        self._html: dict[str, str] = {}
+
+    def html(self, text: str) -> str:
+        """Markdown rendered once per content version, however many pages show it."""
+        if text not in self._html:
+            self._html[text] = markdown(text)
+        return self._html[text]
 
     @cached_property
     def lessons(self) -> list[Lesson]:
@@ -110,7 +117,7 @@ class CourseView:
             "starter": exercise.starter,
             "checks": exercise.checks_source,
             "checkNames": list(exercise.check_names),
-            "hints": [markdown(hint) for hint in exercise.hints],
+            "hints": [self.html(hint) for hint in exercise.hints],
             "codealong": [{"title": c.title, "caption": c.caption, "find": c.find, "type": c.type}
                           for c in exercise.codealong],
             "solutionUrl": reverse("solution", args=[f"{lesson.number}-{lesson.slug}"]),
@@ -121,9 +128,9 @@ class CourseView:
         questions = []
         for index, question in enumerate(lesson.quiz):
             item: dict[str, Any] = {"id": f"{lesson.number}-q{index + 1}", "kind": question.kind,
-                                    "explain": markdown(question.explain)}
+                                    "explain": self.html(question.explain)}
             if question.kind == "choice":
-                item["choices"] = [{"correct": c.correct, "explain": markdown(c.explain)}
+                item["choices"] = [{"correct": c.correct, "explain": self.html(c.explain)}
                                    for c in question.choices]
             else:
                 item["answer"], item["tolerance"] = question.answer, question.tolerance

@@ -11,7 +11,7 @@ from django_ratelimit.decorators import ratelimit
 from ..course import CourseErrors
 from .forms import FeedbackForm
 from .models import LessonFeedback
-from .pages import current, lesson_url, markdown, runtime_sources
+from .pages import current, lesson_url, runtime_sources
 
 FEEDBACK_RATE = "10/h"  # per address: plenty for a learner, too few for a flood
 
@@ -58,7 +58,7 @@ def lesson_page(request: HttpRequest, path: str) -> HttpResponse:
     following = view.next_lesson(lesson)
     return render(request, "linebyline/lesson.html", {
         "view": view, "lesson": lesson, "module": module,
-        "watch": markdown(lesson.watch),
+        "watch": view.html(lesson.watch),
         "quiz": list(zip(lesson.quiz, view.quiz_data(lesson))),
         "quiz_data": view.quiz_data(lesson),
         "exercise": view.exercise_data(lesson),
