@@ -1,6 +1,7 @@
 """Shared fixtures: the real course, the published names file, and a way to run the CLI."""
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -30,3 +31,18 @@ def run_cli(*args: str, cwd: Path | None = None, timeout: float = 120) -> subpro
     """Run `linebyline ARGS` as a user would, in a separate process."""
     return subprocess.run([sys.executable, "-m", "linebyline", *args], capture_output=True,
                           text=True, cwd=cwd, timeout=timeout)
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    """A copy of the real course, for tests that break it on purpose."""
+    target = tmp_path / "microgpt"
+    shutil.copytree(default_course_path(), target)
+    return target
+
+
+def replace(path: Path, old: str, new: str) -> None:
+    """Replace the first `old` in a file, insisting that it is there."""
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1))

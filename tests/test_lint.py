@@ -1,31 +1,13 @@
 """`linebyline lint` proves the real course and catches deliberately broken copies."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-import pytest
-
-from linebyline.course import default_course_path
-
-from .conftest import run_cli
-
-
-@pytest.fixture
-def copy(tmp_path: Path) -> Path:
-    target = tmp_path / "microgpt"
-    shutil.copytree(default_course_path(), target)
-    return target
+from .conftest import replace, run_cli
 
 
 def folder(copy: Path, number: str) -> Path:
     return next(copy.glob(f"lessons/{number}-*"))
-
-
-def replace(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert old in text, f"{old!r} not in {path}"
-    path.write_text(text.replace(old, new, 1))
 
 
 def test_lint_passes_on_the_course_and_reports_coverage(course):

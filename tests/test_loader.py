@@ -1,19 +1,13 @@
 """Loading a course: the real one loads; broken copies are reported as file:line: problem."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from linebyline.course import CourseErrors, default_course_path, load_course
 
-
-@pytest.fixture
-def copy(tmp_path: Path) -> Path:
-    target = tmp_path / "microgpt"
-    shutil.copytree(default_course_path(), target)
-    return target
+from .conftest import replace
 
 
 def line_of(path: Path, text: str) -> int:
@@ -21,12 +15,6 @@ def line_of(path: Path, text: str) -> int:
         if text in line:
             return number
     raise AssertionError(f"{text!r} not in {path}")
-
-
-def replace(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert old in text, f"{old!r} not in {path}"
-    path.write_text(text.replace(old, new, 1))
 
 
 def errors_of(course_path: Path) -> list[str]:
@@ -88,8 +76,7 @@ def test_a_missing_file_is_named(copy):
 
 def test_a_mistake_must_apply_to_the_solution_and_name_a_real_check(copy):
     path = lesson_yaml(copy)
-    from linebyline.course import load_course as load
-    lesson = load(default_course_path()).lesson("7.5")
+    lesson = load_course(default_course_path()).lesson("7.5")
     mistake = lesson.exercise.mistakes[0]
     solution = path.parent / "solution.py"
     solution.write_text(solution.read_text().replace(mistake.edits[0].find, "pass  # gone"))

@@ -202,8 +202,9 @@ def cmd_manage(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="linebyline",
-        description="Build microgpt line by line: lessons, starters and checks from a terminal.",
-        epilog="Start with `linebyline lessons`, then `linebyline start 7.4`.",
+        description="Build microgpt line by line: the course in your browser (`linebyline serve`), "
+        "or its lessons, starters and checks from a terminal.",
+        epilog="Start with `linebyline serve`, or `linebyline lessons` then `linebyline start 7.4`.",
     )
     parser.add_argument("--version", action="version", version=f"linebyline {__version__}")
     parser.add_argument("--course", metavar="PATH",
