@@ -76,8 +76,14 @@ export class Python {
       return;
     }
     this.finish(message.id);
-    if (message.type === "done") pending.resolve(message.result);
-    else pending.reject(new Error(message.error ?? "Python failed"));
+    if (message.type === "done") {
+      pending.resolve(message.result);
+      return;
+    }
+    this.start(); // Python broke: a fresh one takes its place
+    pending.reject(new StoppedError(
+      `Python crashed and was restarted (${message.error ?? "unknown error"}). If your code has a ` +
+      "function that keeps calling itself, that is the likely cause."));
   }
 
   private finish(id: number): void {

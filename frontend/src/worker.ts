@@ -18,6 +18,7 @@ interface Pyodide {
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const HOME = "/home/pyodide";
+const RECURSION_LIMIT = 400;
 let pyodide: Pyodide | null = null;
 let interrupt: Int32Array | null = null;
 let currentId = 0;
@@ -40,7 +41,10 @@ async function init(message: { pyodideUrl: string; runtimeUrl: string; datasetUr
     loaded.FS.writeFile(full, source);
   }
   loaded.FS.writeFile(`${HOME}/input.txt`, dataset);
-  loaded.runPython(`import os, sys; sys.path.insert(0, "${HOME}/lib"); os.chdir("${HOME}")`);
+  // A worker's native stack is small: Python recursing through operators (say, a __pow__ that
+  // calls **) overflowed it at a recursion limit of 600 in Chromium, a fatal crash, while 400
+  // ended in a RecursionError the checks can explain. Pure-Python recursion is unaffected.
+  loaded.runPython(`import os, sys; sys.path.insert(0, "${HOME}/lib"); os.chdir("${HOME}"); sys.setrecursionlimit(${RECURSION_LIMIT})`);
   if (interrupt) loaded.setInterruptBuffer(interrupt);
   loaded.setStdout({ batched: (text) => scope.postMessage({ type: "stdout", id: currentId, text: `${text}\n` }) });
   loaded.setStderr({ batched: (text) => scope.postMessage({ type: "stderr", id: currentId, text: `${text}\n` }) });
@@ -74,6 +78,8 @@ scope.onmessage = async (event: MessageEvent) => {
       : call("check", JSON.stringify(message.job));
     scope.postMessage({ type: "done", id: message.id, result });
   } catch (error) {
-    scope.postMessage({ type: "error", id: message.id, error: String(error) });
+    // A JavaScript error here means Python itself broke (e.g. its stack overflowed): it cannot
+    // be used again, so the page replaces this worker.
+    scope.postMessage({ type: "crashed", id: message.id, error: String(error) });
   }
 };

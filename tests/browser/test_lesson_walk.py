@@ -191,3 +191,41 @@ def test_stuck_ladder_hints_then_codealong_then_solution(server, page: Page, cou
 
     page.reload()  # hints shown are remembered
     expect(page.locator("[data-hints] li")).to_have_count(len(exercise.hints))
+
+
+def test_a_known_mistake_gets_its_message_in_the_browser_too(server, page: Page, course):
+    """The pow mistake recurses forever: Python in the browser must survive it and explain it."""
+    lesson = course.lesson("7.4")
+    mistake = next(m for m in lesson.exercise.mistakes if "recursion" in m.message.lower()
+                   or "RecursionError" in m.message)
+    page.goto(server.url + "/lessons/7.4-building-value/")
+    wait_for_python(page)
+    show_end_of_editor(page)
+    for line in ("return Value(self.data * other.data, (self, other), ())",
+                 "return Value(self.data ** n, (self,), ())"):
+        page.locator(".cm-line", has_text=line).click()
+        page.keyboard.press("End")
+        page.keyboard.press("Shift+Home")
+        page.keyboard.type(line.replace("())", "(other.data, self.data))") if "other" in line
+                           else "return Value(self.data ** n, (self,), (n * self ** (n - 1),))")
+    check_and_wait(page)
+    failing = page.locator('.check[data-check-status="fail"]').first
+    expect(failing.locator("summary")).to_contain_text(mistake.check)
+    expect(failing.locator(".check-message")).to_have_text(mistake.message)
+    expect(failing.locator("details")).to_have_attribute("open", "")
+
+
+def test_code_that_crashes_python_itself_gets_a_new_python(server, page: Page):
+    """Raising the recursion limit lets operator recursion overflow the worker's stack."""
+    page.goto(server.url + "/lessons/7.4-building-value/")
+    wait_for_python(page)
+    type_at_end(page, "import sys; sys.setrecursionlimit(100000)")
+    type_at_end(page, 'Deep = type("Deep", (), {"__pow__": lambda self, n: self ** n})')
+    type_at_end(page, "Deep() ** 2")
+    page.click('[data-action="run"]')
+    expect(page.locator("[data-output]")).to_contain_text("Python crashed and was restarted",
+                                                         timeout=30_000)
+    wait_for_python(page)
+    page.click('[data-action="check"]')
+    expect(page.locator("[data-checks-summary]")).not_to_have_text("Checking…", timeout=30_000)
+    assert page.locator(".check").count() == 7
