@@ -111,7 +111,7 @@ def mlp(token):
 
 # --- training: one name per step, SGD with a learning rate that decays to zero ---
 num_steps = 1000
-learning_rate = 1.0
+learning_rate = 1.0  # plain SGD; 0.1 barely moves the small initial weights in 1000 steps
 
 for step in range(num_steps):
     doc = docs[step % len(docs)]
@@ -122,12 +122,13 @@ for step in range(num_steps):
         probs = softmax(mlp(tokens[pos]))
         losses.append(-probs[tokens[pos + 1]].log())
     loss = (1 / n) * sum(losses)
-    loss.backward()  # fills in p.grad for every parameter: all of train1's calculus
+    # one call fills in p.grad for every parameter: all of train1's hand-written calculus
+    loss.backward()
 
     lr = learning_rate * (1 - step / num_steps)
-    for p in params:
+    for p in params:  # step downhill, then zero the grad: backward() adds into it
         p.data -= lr * p.grad
-        p.grad = 0  # backward() adds into grads, so clear them for the next step
+        p.grad = 0
     print(f"step {step + 1:4d} / {num_steps} | loss {loss.data:.4f}")
 
 # --- sampling: let the model invent names, one letter at a time ---

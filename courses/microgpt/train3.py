@@ -122,8 +122,10 @@ def gpt(token, pos, keys, values):
     v = linear(x, weights['attn_wv'])  # what it hands over when it is picked
     keys.append(k)  # the cache: earlier positions' keys and values are kept, not recomputed
     values.append(v)
+    # how well q matches each key so far; dividing by sqrt(width) keeps softmax from saturating
     scores = [sum(qi * ki for qi, ki in zip(q, past_k)) / n_embd ** 0.5 for past_k in keys]
     attn = softmax(scores)
+    # the output is a blend of the values, weighted by attention
     x = [sum(a * past_v[i] for a, past_v in zip(attn, values)) for i in range(n_embd)]
     x = linear(x, weights['attn_wo'])
     x = [a + b for a, b in zip(x, residual)]
@@ -132,7 +134,7 @@ def gpt(token, pos, keys, values):
 
 # --- training: one name per step, SGD with a learning rate that decays to zero ---
 num_steps = 1000
-learning_rate = 1.0
+learning_rate = 0.3  # below train1's: rmsnorm makes vectors size ~1, so gradients are bigger
 
 for step in range(num_steps):
     doc = docs[step % len(docs)]
@@ -147,7 +149,7 @@ for step in range(num_steps):
     loss.backward()
 
     lr = learning_rate * (1 - step / num_steps)
-    for p in params:
+    for p in params:  # step downhill, then zero the grad: backward() adds into it
         p.data -= lr * p.grad
         p.grad = 0
     print(f"step {step + 1:4d} / {num_steps} | loss {loss.data:.4f}")

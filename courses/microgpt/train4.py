@@ -148,7 +148,7 @@ def gpt(token, pos, keys, values):
 
 # --- training: one name per step, SGD with a learning rate that decays to zero ---
 num_steps = 1000
-learning_rate = 0.3
+learning_rate = 0.3  # below train1's: rmsnorm makes vectors size ~1, so gradients are bigger
 
 for step in range(num_steps):
     doc = docs[step % len(docs)]
@@ -163,7 +163,7 @@ for step in range(num_steps):
     loss.backward()
 
     lr = learning_rate * (1 - step / num_steps)
-    for p in params:
+    for p in params:  # step downhill, then zero the grad: backward() adds into it
         p.data -= lr * p.grad
         p.grad = 0
     print(f"step {step + 1:4d} / {num_steps} | loss {loss.data:.4f}")
