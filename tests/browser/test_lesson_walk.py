@@ -20,10 +20,24 @@ def show_end_of_editor(page: Page) -> None:
     page.locator(".cm-scroller").evaluate("element => element.scrollTop = element.scrollHeight")
 
 
+def click_line(page: Page, text: str) -> None:
+    """Click the editor line holding `text`, making sure the cursor really landed there.
+
+    CodeMirror measures lines lazily after a scroll, so a line can move under the mouse: if
+    the click lands on a neighbour, click again.
+    """
+    for _ in range(5):
+        page.locator(".cm-line", has_text=text).last.click()
+        if text in page.locator(".cm-activeLine").inner_text():
+            return
+        page.wait_for_timeout(200)
+    raise AssertionError(f"could not put the cursor on the line with {text!r}")
+
+
 def replace_todo(page: Page, todo_text: str, code: str) -> None:
     """Put the cursor on a TODO comment line and type the code over the comment, as a learner does."""
     show_end_of_editor(page)
-    page.locator(".cm-line", has_text=todo_text).last.click()
+    click_line(page, todo_text)
     page.keyboard.press("End")
     page.keyboard.press("Shift+Home")  # to the end of the indentation, keeping it
     page.keyboard.type(code)
@@ -203,7 +217,7 @@ def test_a_known_mistake_gets_its_message_in_the_browser_too(server, page: Page,
     show_end_of_editor(page)
     for line in ("return Value(self.data * other.data, (self, other), ())",
                  "return Value(self.data ** n, (self,), ())"):
-        page.locator(".cm-line", has_text=line).click()
+        click_line(page, line)
         page.keyboard.press("End")
         page.keyboard.press("Shift+Home")
         page.keyboard.type(line.replace("())", "(other.data, self.data))") if "other" in line
