@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sys
 from pathlib import Path
 
 WEB = Path(__file__).parent / "web"
@@ -85,6 +84,3 @@ def manage(arguments: list[str]) -> None:
 
     execute_from_command_line(["linebyline manage", *arguments])
 
-
-if __name__ == "__main__":  # pragma: no cover
-    serve("127.0.0.1", int(sys.argv[1]) if len(sys.argv) > 1 else 8000)

@@ -86,9 +86,6 @@ class LearnerCode:
                 "was it renamed or deleted?"
             ) from None
 
-    def has(self, name: str) -> bool:
-        return name in self._namespace
-
 
 def collect_checks(checks_source: str, filename: str = "checks.py") -> list[tuple[str, Any]]:
     """Execute a lesson's checks.py and return its checks as (name, function), in order."""
