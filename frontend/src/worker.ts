@@ -27,7 +27,7 @@ const userStopped = (): boolean => interrupt !== null && Atomics.load(interrupt,
 
 async function init(message: { pyodideUrl: string; runtimeUrl: string; datasetUrl: string; interrupt: Int32Array | null }) {
   interrupt = message.interrupt;
-  scope.postMessage({ type: "status", text: "Python: downloading (about 4 MB, once)…" });
+  scope.postMessage({ type: "status", text: "Python: downloading (about 6 MB the first time)…" });
   const module = await import(/* @vite-ignore */ `${message.pyodideUrl}pyodide.mjs`);
   const loaded: Pyodide = await module.loadPyodide({ indexURL: message.pyodideUrl });
   scope.postMessage({ type: "status", text: "Python: setting up…" });
