@@ -1,19 +1,29 @@
 // Builds the browser code into the Django app's static folder, and copies Pyodide beside it.
 // Run by the README's set-up commands (make start / make test): nobody runs it by hand.
 import * as esbuild from "esbuild";
-import { copyFile, mkdir, readFile, rm } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rm } from "node:fs/promises";
 
 const STATIC = "../src/linebyline/web/static";
 const OUT = `${STATIC}/linebyline/dist`;
 
+// Every widget kind is its own entry point (dist/widgets/<kind>.js and .css): a lesson page loads
+// only the widget it shows. Code they share with the page (the kit) goes into shared chunks.
+const widgets = (await readdir("src/widgets"))
+  .filter((file) => file.endsWith(".ts") && file !== "kit.ts")
+  .map((file) => file.slice(0, -3));
+const entryPoints = { app: "src/main.ts", worker: "src/worker.ts" };
+for (const kind of widgets) entryPoints[`widgets/${kind}`] = `src/widgets/${kind}.ts`;
+
 await rm(OUT, { recursive: true, force: true });
 await esbuild.build({
-  entryPoints: { app: "src/main.ts", worker: "src/worker.ts" },
+  entryPoints,
   bundle: true,
+  splitting: true,
   format: "esm",
   minify: true,
   target: ["es2022"],
   outdir: OUT,
+  chunkNames: "chunks/[name]-[hash]",
   logLevel: "warning",
 });
 

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from linebyline.computed import compute_lesson
 from linebyline.course import CourseErrors, default_course_path, load_course
 
 from .conftest import replace
@@ -28,7 +29,7 @@ def test_the_course_loads_with_its_lessons_in_order(course):
     lesson = course.lesson("7.5")
     assert lesson.module == 7 and lesson.script == "train2.py" and lesson.minutes == 30
     assert lesson.explore.kind == "graph-backward"
-    assert [q.answer for q in lesson.quiz if q.kind == "predict"] == [-2.0, 6.0]
+    assert [q.kind for q in lesson.quiz] == ["choice", "predict", "choice", "predict"]
     assert lesson.exercise.hints and lesson.exercise.codealong and lesson.exercise.mistakes
     assert course.lesson("7.4").explore.kind == "local-gradient"
 
@@ -54,7 +55,7 @@ def test_unlocked_lines_must_exist_in_the_program(copy):
     path.write_text(text[:start] + "unlocks: [63-9999]" + text[end:])
     line = line_of(path, "unlocks:")
     assert errors_of(copy) == [
-        f"{path}:{line}: unlock '63-9999' is outside the program's lines 1-"
+        f"{path}:{line}: '63-9999' is outside the program's lines 1-"
         f"{len((copy / 'microgpt.py').read_text().split(chr(10)))}"]
 
 
@@ -102,10 +103,53 @@ def test_a_mistake_naming_an_unknown_check(copy):
 
 
 def test_a_prediction_must_compute_a_number(copy):
+    """Predictions run when lint proves the lesson (and when its page is first shown)."""
     path = lesson_yaml(copy)
-    replace(path, "answer = ", "answr = ")
+    replace(path, "answer = e.grad", "answr = e.grad")
+    lesson = load_course(copy).lesson("7.5")
+    line = lesson.quiz[1].line
+    assert "kind: predict" in path.read_text().splitlines()[line - 1]
+    assert compute_lesson(lesson).problems == [
+        f"{path}:{line}: question 2's `compute` failed: it must set `answer`"]
+
+
+def test_a_prediction_that_raises_says_where(copy):
+    path = lesson_yaml(copy)
+    replace(path, "answer = e.grad", "answer = e.grad / 0")
+    problems = compute_lesson(load_course(copy).lesson("7.5")).problems
+    assert len(problems) == 1
+    assert "question 2's `compute` failed: ZeroDivisionError" in problems[0]
+    assert "(compute, line 6)" in problems[0]
+
+
+def test_the_lesson_needs_a_lead_and_its_unlocked_words(copy):
+    path = lesson_yaml(copy)
+    text = path.read_text()
+    start, end = text.index("lead:"), text.index("minutes:")
+    path.write_text(text[:start] + text[end:])
+    assert errors_of(copy) == [f"{path}:1: missing `lead`"]
+
+
+def test_curriculum_titles_split_at_a_comma_are_refused(copy):
+    """An unquoted title with a comma, in a flow list, silently becomes two titles."""
+    path = copy / "course.yaml"
+    text = path.read_text()
+    start = text.index("    lessons:", text.index("  - number: 5"))
+    end = text.index("  - number: 6")
+    path.write_text(text[:start] + "    lessons: [Matrices and random init, Embedding lookup, "
+                    "linear, ReLU, Softmax, Counting 3,184 parameters]\n" + text[end:])
     errors = errors_of(copy)
-    assert len(errors) == 1 and "`compute` must set `answer` to a number, not None" in errors[0]
+    assert errors == [f"{path}:{line_of(path, 'Counting 3,184')}: module 5: lesson titles 6 and 7, "
+                      "'Counting 3' and '184 parameters', look like one title split at a comma: "
+                      'write it in quotes, "Counting 3,184 parameters"']
+
+
+def test_a_published_title_must_match_the_plan(copy):
+    replace(lesson_yaml(copy), 'title: "backward(): let the graph do calculus"',
+            'title: "backward()"')
+    assert errors_of(copy) == [f"{lesson_yaml(copy)}:1: the title 'backward()' differs from "
+                               "course.yaml's plan for lesson 7.5, 'backward(): let the graph do "
+                               "calculus': make them the same"]
 
 
 def test_an_unknown_widget_kind(copy):
@@ -113,7 +157,7 @@ def test_an_unknown_widget_kind(copy):
     replace(path, "kind: local-gradient", "kind: local-gradiant")
     errors = errors_of(copy)
     assert errors == [f"{path}:{line_of(path, 'local-gradiant')}: explore: unknown widget kind "
-                      "'local-gradiant' (known: local-gradient, graph-backward)"]
+                      "'local-gradiant' (known: graph-backward, local-gradient)"]
 
 
 def test_a_broken_checks_file_points_into_it(copy):

@@ -19,7 +19,8 @@ BOS = len(chars)
 vocab_size = len(chars) + 1
 print(f"vocab size: {vocab_size}")
 
-# --- the model: counts[a][b] = how often letter b follows letter a ---
+# --- the model: counts[a][b] = how often token b follows token a ---
+block_size = 16  # longest name prefix scored and sampled, as in the models to come
 counts = [[1] * vocab_size for _ in range(vocab_size)]  # start at 1: no pair is ever impossible
 for doc in docs:
     tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
@@ -27,7 +28,7 @@ for doc in docs:
         counts[a][b] += 1
 print(f"parameters: {sum(len(row) for row in counts)}")
 
-# each row becomes a probability distribution over the next letter
+# each row becomes a probability distribution over the next token
 probs = [[c / sum(row) for c in row] for row in counts]
 
 # --- the loss: how surprised the table is by each name, -log p averaged over its pairs ---
@@ -35,15 +36,18 @@ num_steps = 1000
 for step in range(num_steps):
     doc = docs[step % len(docs)]
     tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
-    losses = [-math.log(probs[a][b]) for a, b in zip(tokens, tokens[1:])]
-    loss = sum(losses) / len(losses)
+    n = min(block_size, len(tokens) - 1)
+    losses = []
+    for pos in range(n):
+        losses.append(-math.log(probs[tokens[pos]][tokens[pos + 1]]))
+    loss = (1 / n) * sum(losses)
     print(f"step {step + 1:4d} / {num_steps} | loss {loss:.4f}")
 
-# --- sampling: start at BOS, draw the next letter from its row, stop at BOS ---
+# --- sampling: let the model invent names, one letter at a time ---
 print("--- samples ---")
 for sample in range(20):
     token, name = BOS, []
-    while True:
+    for pos in range(block_size):
         token = random.choices(range(vocab_size), weights=probs[token])[0]
         if token == BOS:
             break

@@ -120,7 +120,7 @@ temperature = 0.5  # below 1 sharpens the distribution: safer, less wild names
 print("--- samples ---")
 for sample in range(20):
     token, name = BOS, []
-    for _ in range(block_size):  # stop at BOS, or at block_size letters
+    for pos in range(block_size):  # stop at BOS, or at block_size letters
         probs = softmax([logit / temperature for logit in mlp(token)[2]])
         token = random.choices(range(vocab_size), weights=probs)[0]
         if token == BOS:

@@ -5,11 +5,8 @@ import { type CourseSummary, Progress } from "./progress";
 import { Python } from "./python";
 import { setUpQuiz } from "./quiz";
 import { setUpStuck } from "./stuck";
-import { mountWidgets } from "./widgets/kit";
-import "./widgets/graph-backward";
-import "./widgets/local-gradient";
+import { providePython } from "./widgets/kit";
 import "./site.css";
-import "./widgets/widgets.css";
 
 const STATUS_TEXT = { "not-started": "Not started", "in-progress": "In progress", done: "Done" };
 
@@ -95,6 +92,7 @@ function setUpLesson(progress: Progress): void {
     status.dataset.state = state;
   });
   python.start(); // in the background, while the learner reads
+  providePython(python);
   const editor = setUpBuild(build, exercise, progress, python);
   setUpStuck(build, exercise, progress, editor);
 }
@@ -106,7 +104,6 @@ function main(): void {
   showProgress(progress, course);
   progress.onChange(() => showProgress(progress, course));
   setUpProgressTools(progress);
-  mountWidgets();
   setUpLesson(progress);
   const quiz = json<Parameters<typeof setUpQuiz>[0]>("quiz-data");
   if (quiz) setUpQuiz(quiz, (id) => id.split("-q")[0], progress);

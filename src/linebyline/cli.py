@@ -128,7 +128,10 @@ def cmd_lint(args: argparse.Namespace) -> int:
     from .lint import format_ranges, lint_course
 
     course = _course(args.course_arg or args.course)
-    report = lint_course(course, require_full_coverage=args.require_full_coverage)
+    for number in args.lesson or []:
+        _lesson(course, number)  # an unknown number is a usage error, not an empty lint
+    report = lint_course(course, require_full_coverage=args.require_full_coverage,
+                         only=args.lesson)
     for lesson_report in report.lessons:
         lesson = lesson_report.lesson
         mark = "ok" if not lesson_report.problems else "PROBLEMS"
@@ -250,6 +253,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="course folder or name (default: microgpt)")
     lint.add_argument("--require-full-coverage", action="store_true",
                       help="fail when any non-blank line of the program is taught by no lesson")
+    lint.add_argument("--lesson", action="append", metavar="N",
+                      help="prove only this lesson (repeat for more); the course still loads whole")
     lint.set_defaults(run=cmd_lint)
 
     train = commands.add_parser(
@@ -302,6 +307,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nStopped.", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`linebyline lessons | head`): stop quietly, as other tools do.
+        # Python would complain again when it flushes stdout at exit, so point it at nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -1,9 +1,15 @@
 """The data sets a script trains on: the bundled names file, or any one-document-per-line file."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 BUNDLED_NAMES = Path(__file__).parent / "data" / "names.txt"
+
+
+def names_file() -> Path:
+    """The file learner code reads as input.txt: $LINEBYLINE_NAMES_FILE, else the bundled names."""
+    return Path(os.environ.get("LINEBYLINE_NAMES_FILE") or BUNDLED_NAMES)
 
 
 class DatasetError(Exception):

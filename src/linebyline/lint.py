@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .computed import compute_lesson
 from .course import Course, Lesson, apply_edits
 from .sandbox import check_source
 from .scripts import NUM_STEPS
@@ -32,7 +33,9 @@ class CourseReport:
         return not self.problems and not any(report.problems for report in self.lessons)
 
 
-def lint_course(course: Course, require_full_coverage: bool = False) -> CourseReport:
+def lint_course(course: Course, require_full_coverage: bool = False,
+                only: list[str] | None = None) -> CourseReport:
+    """Prove every lesson (or only the lessons numbered in ``only``)."""
     problems = []
     for module in course.modules:
         script = course.path / module.script
@@ -42,7 +45,8 @@ def lint_course(course: Course, require_full_coverage: bool = False) -> CourseRe
     if require_full_coverage and uncovered:
         problems.append(f"{course.program_name}: {len(uncovered)} non-blank lines are taught by "
                         f"no lesson: {format_ranges(uncovered)}")
-    return CourseReport(course, [lint_lesson(course, lesson) for lesson in course.lessons()],
+    lessons = [lesson for lesson in course.lessons() if not only or lesson.number in only]
+    return CourseReport(course, [lint_lesson(course, lesson) for lesson in lessons],
                         problems, uncovered)
 
 
@@ -91,9 +95,13 @@ def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
     if exercise.mistakes:
         report.notes.append(f"{len(exercise.mistakes)} known mistakes checked")
 
-    answers = [q.answer for q in lesson.quiz if q.kind == "predict"]
-    if answers:
-        report.notes.append("predictions computed: " + ", ".join(f"{a:g}" for a in answers))
+    computed = compute_lesson(lesson)
+    report.problems.extend(computed.problems)
+    if computed.answers:
+        report.notes.append("predictions computed: " +
+                            ", ".join(f"{a:g}" for a in computed.answers.values()))
+    if lesson.explore.compute and computed.data is not None:
+        report.notes.append(f"widget data computed ({lesson.explore.kind})")
     report.problems.extend(_line_problems(course, lesson))
     return report
 

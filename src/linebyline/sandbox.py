@@ -8,12 +8,14 @@ the learner prints can corrupt it.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from .course import Lesson
+from .dataset import names_file
 from .runtime import CheckResult, Result
 
 DEFAULT_TIMEOUT = 10.0  # seconds
@@ -38,6 +40,8 @@ def check_source(lesson: Lesson, source: str, *, timeout: float = DEFAULT_TIMEOU
     }
     with tempfile.TemporaryDirectory(prefix="linebyline-check-") as folder:
         result_path = Path(folder) / "result.json"
+        # Lessons read the names as input.txt from the working folder, as in the browser.
+        shutil.copyfile(names_file(), Path(folder) / "input.txt")
         try:
             child = subprocess.run(
                 [sys.executable, "-I", "-m", "linebyline.sandbox_worker", str(result_path)],

@@ -228,7 +228,7 @@ def test_without_the_interrupt_buffer_stop_replaces_python(server, browser: Brow
 
 def test_static_files_are_fingerprinted_and_cached_for_a_long_time(server, page: Page):
     page.goto(server.url + "/lessons/7.5-backward/")
-    script = page.locator("script[type=module]").get_attribute("src")
+    script = page.locator("script[type=module]").first.get_attribute("src")
     assert re.search(r"/dist/app\.[0-9a-f]{12}\.js$", script), script
     for url in (script, page.evaluate("document.body.dataset.pyodideUrl") + "pyodide.asm.wasm"):
         response = page.request.get(server.url + url)

@@ -184,7 +184,8 @@ def test_broken_course_files_are_shown_as_file_line_errors(client, tmp_path):
     with override_settings(COURSE_DIR=str(broken)):
         response = client.get("/")
     assert response.status_code == 500
-    assert f"{lesson_yaml}:4: `minutes` must be a whole number, not text" in response.content.decode()
+    line = lesson_yaml.read_text().splitlines().index("minutes: thirty") + 1
+    assert f"{lesson_yaml}:{line}: `minutes` must be a whole number, not text" in response.content.decode()
 
 
 @pytest.mark.django_db

@@ -2,6 +2,7 @@
 // one node at a time in reverse topological order, with a toggle that swaps `+=` for `=`.
 
 import { formatNumber, h, registerWidget, svg, uniqueId, type Params } from "./kit";
+import "./graph-backward.css";
 
 type GraphOp = "add" | "mul";
 

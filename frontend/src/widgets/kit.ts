@@ -1,29 +1,38 @@
-// The widget kit: a lesson declares `explore: {kind, params}`; the page mounts the component
-// registered for that kind. A new widget is one small component registered here by kind.
+// The widget kit: a lesson declares `explore: {kind, params}`; its page loads that kind's own
+// script (src/widgets/<kind>.ts, built as a separate file so a page only downloads the widget it
+// shows), which calls registerWidget. A new widget is one file that registers itself by kind.
+import type { Python } from "../python";
+import "./kit.css";
 
 export type Params = Record<string, unknown>;
 export type Mount = (root: HTMLElement, params: Params) => void;
 
-const registry = new Map<string, Mount>();
-
-export function registerWidget(kind: string, mount: Mount): void {
-  registry.set(kind, mount);
-}
-
-/** Mount every `[data-widget]` element of the page from its JSON parameters. */
-export function mountWidgets(doc: Document = document): void {
-  for (const root of doc.querySelectorAll<HTMLElement>("[data-widget]")) {
-    const kind = root.dataset.widget ?? "";
-    const mount = registry.get(kind);
+/** Mount `mount` on every element of the page that asks for this kind, from its JSON parameters. */
+export function registerWidget(kind: string, mount: Mount, doc: Document = document): void {
+  for (const root of doc.querySelectorAll<HTMLElement>(`[data-widget="${kind}"]:not([data-mounted])`)) {
     const paramsId = root.dataset.paramsId;
     const source = paramsId ? doc.getElementById(paramsId)?.textContent : null;
-    if (!mount || !source) {
-      root.textContent = `This widget (${kind}) is not available.`;
+    root.dataset.mounted = "";
+    if (!source) {
+      root.textContent = `This widget (${kind}) has no parameters.`;
       continue;
     }
     root.replaceChildren();
     mount(root, JSON.parse(source) as Params);
   }
+}
+
+// The page's Python (one worker per page), shared with widgets that run code: the lesson page
+// provides it once it has made it; a widget asks for it when the learner wants to run something.
+let providePythonTo: (python: Python) => void = () => undefined;
+const pagePython = new Promise<Python>((resolve) => { providePythonTo = resolve; });
+
+export function providePython(python: Python): void {
+  providePythonTo(python);
+}
+
+export function pythonOfThePage(): Promise<Python> {
+  return pagePython;
 }
 
 type Child = Node | string | null | undefined | false;

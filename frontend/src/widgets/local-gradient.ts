@@ -2,6 +2,7 @@
 // the local gradient its rule gives with the slope measured by nudging x a little either way.
 
 import { formatNumber, h, registerWidget, svg, uniqueId, type Params } from "./kit";
+import "./local-gradient.css";
 
 type OpName = "add" | "mul" | "pow" | "log" | "exp" | "relu";
 

@@ -5,10 +5,7 @@ module scripts, and ``lessons/<folder>/lesson.yaml`` with the files it names.
 """
 from __future__ import annotations
 
-import io
-import math
 import re
-from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +25,7 @@ from .model import (
     Question,
     Widget,
 )
-from .widgets import VALIDATORS
+from .widgets import KINDS
 
 LESSON_NUMBER = re.compile(r"^(\d+)\.(\d+)$")
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -61,7 +58,7 @@ def _read_text(path: Path, errors: list[CourseError], file: str, line: int, what
 def _course(path: Path, errors: list[CourseError]) -> Course:
     file = path / "course.yaml"
     fields = Fields(str(file), yamlfile.load(file), errors)
-    fields.only("title", "slug", "program", "original", "modules")
+    fields.only("title", "slug", "program", "original", "original_code", "modules")
     title = fields.get("title", str) or ""
     slug = fields.get("slug", str, path.name)
     if slug and not SLUG.match(slug):
@@ -75,13 +72,14 @@ def _course(path: Path, errors: list[CourseError]) -> Course:
         number, script = entry.get("number", int), entry.get("script", str)
         if script and not (path / script).is_file():
             entry.error(f"the script {script!r} does not exist in {path}", "script")
-        planned = entry.get("lessons", list, [])
+        planned = _planned_titles(entry)
         if number is not None and any(m.number == number for m in modules):
             entry.error(f"module {number} is declared twice", "number")
         modules.append(Module(number or 0, entry.get("title", str) or "", script or "",
-                              tuple(str(title) for title in planned)))
+                              planned))
     course = Course(slug or "", title, path, program_name, program,
-                    fields.get("original", str, ""), modules)
+                    fields.get("original", str, ""), fields.get("original_code", str, ""),
+                    modules)
 
     by_number = {module.number: module for module in modules}
     seen: dict[str, Path] = {}
@@ -101,14 +99,53 @@ def _course(path: Path, errors: list[CourseError]) -> Course:
         by_number[lesson.module].lessons.append(lesson)
     for module in modules:
         module.lessons.sort(key=lambda lesson: lesson.key)
+        for lesson in module.lessons:
+            _check_planned_title(lesson, module, errors)
     return course
+
+
+def _planned_titles(entry: Fields) -> tuple[str, ...]:
+    """A module's lesson titles, refusing what YAML made of a title that was not quoted.
+
+    In a flow list, `[Counting 3,184 parameters]` is two titles, "Counting 3" and "184
+    parameters"; a bare `42` is a number. Both are almost always a slip.
+    """
+    planned = entry.get("lessons", list, [])
+    titles: list[str] = []
+    for index, title in enumerate(planned):
+        line = planned.line_of(index)
+        if not isinstance(title, str) or not title.strip():
+            entry.error(f"lesson title {index + 1} is {title!r}, not text: quote a title that is "
+                        "a number or holds a comma", line=line)
+            continue
+        if titles and re.search(r"\d$", titles[-1]) and re.match(r"\d", title):
+            entry.error(f"lesson titles {index} and {index + 1}, {titles[-1]!r} and {title!r}, look "
+                        f"like one title split at a comma: write it in quotes, "
+                        f"\"{titles[-1]},{title}\"", line=line)
+        titles.append(title.strip())
+    return tuple(titles)
+
+
+def _check_planned_title(lesson: Lesson, module: Module, errors: list[CourseError]) -> None:
+    """The course home lists course.yaml's titles: a published lesson must be listed as itself."""
+    index = lesson.key[1] - 1
+    file = str(lesson.path / "lesson.yaml")
+    if index >= len(module.planned):
+        errors.append(CourseError(file, 1, f"lesson {lesson.number} is beyond the {len(module.planned)} "
+                                  f"lessons course.yaml plans for module {module.number}: add its "
+                                  "title there"))
+    elif module.planned[index] != lesson.title:
+        errors.append(CourseError(file, 1, f"the title {lesson.title!r} differs from course.yaml's "
+                                  f"plan for lesson {lesson.number}, {module.planned[index]!r}: "
+                                  "make them the same"))
 
 
 def _lesson(file: Path, course: Course, modules: dict[int, Module],
             errors: list[CourseError]) -> Lesson | None:
     before = len(errors)
     fields = Fields(str(file), yamlfile.load(file), errors)
-    fields.only("number", "slug", "title", "minutes", "unlocks", "watch", "explore", "build", "quiz")
+    fields.only("number", "slug", "title", "lead", "minutes", "unlocks", "unlocked", "watch",
+                "explore", "build", "quiz")
     number = str(fields.get("number", str) or "")
     match = LESSON_NUMBER.match(number)
     module = None
@@ -123,55 +160,78 @@ def _lesson(file: Path, course: Course, modules: dict[int, Module],
     if slug and not SLUG.match(slug):
         fields.error("`slug` must be lowercase letters, digits and hyphens", "slug")
     title = fields.get("title", str)
+    lead = fields.get("lead", str)
     minutes = fields.get("minutes", int)
     if minutes is not None and minutes <= 0:
         fields.error("`minutes` must be above 0", "minutes")
-    unlocks = _unlocks(fields, len(course.program_lines()))
+    unlocks = _ranges(fields, fields.get("unlocks", list), len(course.program_lines()),
+                      "the program's")
+    where, original = _unlocked(fields)
     watch_name = fields.get("watch", str)
     watch = _read_text(file.parent / watch_name, errors, str(file), fields.line("watch"),
                        "the Watch text") if watch_name else ""
     explore = _widget(fields)
     exercise = _exercise(fields, file.parent)
-    quiz = _quiz(fields, exercise)
+    quiz = _quiz(fields)
     if len(errors) > before or module is None or exercise is None or explore is None:
         return None
-    return Lesson(number, slug, title, minutes, module.number, module.script, unlocks, watch,
-                  explore, exercise, quiz, file.parent)
+    return Lesson(number, slug, title, lead, minutes, module.number, module.script, unlocks,
+                  where, original, watch, explore, exercise, quiz, file.parent)
 
 
-def _unlocks(fields: Fields, line_count: int) -> tuple[tuple[int, int], ...]:
-    entries = fields.get("unlocks", list) or []
+ORIGINAL_LINES = 200  # the original microgpt.py's length, for checking links into it
+
+
+def _ranges(fields: Fields, entries: Any, line_count: int, whose: str) -> tuple[tuple[int, int], ...]:
+    """Line numbers and ranges like 33-57, each inside 1..line_count."""
     ranges = []
-    for index, entry in enumerate(entries):
+    for index, entry in enumerate(entries or []):
         line = entries.line_of(index)
         match = RANGE.match(str(entry).strip())
         if not match:
-            fields.error(f"unlock {entry!r} must be a line number or a range like 33-57", line=line)
+            fields.error(f"{entry!r} must be a line number or a range like 33-57", line=line)
             continue
         start = int(match.group(1))
         end = int(match.group(2) or start)
         if not 1 <= start <= end <= line_count:
-            fields.error(f"unlock {entry!r} is outside the program's lines 1-{line_count}",
-                         line=line)
+            fields.error(f"{entry!r} is outside {whose} lines 1-{line_count}", line=line)
             continue
         ranges.append((start, end))
     return tuple(ranges)
+
+
+def _unlocked(fields: Fields) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """The Unlocked part's words: where the lines live and run, and the original's lines."""
+    unlocked = fields.mapping("unlocked")
+    if unlocked is None:
+        return "", ()
+    unlocked.only("where", "original")
+    where = unlocked.get("where", str) or ""
+    original = _ranges(unlocked, unlocked.get("original", list, []), ORIGINAL_LINES,
+                       "the original program's")
+    return where, original
 
 
 def _widget(fields: Fields) -> Widget | None:
     explore = fields.mapping("explore")
     if explore is None:
         return None
-    explore.only("kind", "params")
+    explore.only("kind", "params", "compute")
     kind = explore.get("kind", str)
     params = explore.mapping("params", "explore params: ")
-    if kind is not None and kind not in VALIDATORS:
-        explore.error(f"unknown widget kind {kind!r} (known: {', '.join(VALIDATORS)})", "kind")
+    compute = explore.get("compute", str, "")
+    if kind is not None and kind not in KINDS:
+        explore.error(f"unknown widget kind {kind!r} (known: {', '.join(KINDS)})", "kind")
         return None
     if kind is None or params is None:
         return None
-    VALIDATORS[kind](params)
-    return Widget(kind, _plain(params.data))
+    KINDS[kind].validate(params)
+    if compute and KINDS[kind].check_data is None:
+        explore.error(f"the {kind} widget takes no computed data: remove `compute`", "compute")
+    if not compute and KINDS[kind].check_data is not None:
+        explore.error(f"the {kind} widget shows numbers computed by the lesson's code: add "
+                      "`compute`, code that sets `data`", "kind")
+    return Widget(kind, _plain(params.data), compute or "", explore.line())
 
 
 def _plain(value: Any) -> Any:
@@ -285,7 +345,7 @@ def _codealong(build: Fields, starter: str, solution: str) -> tuple[Chapter, ...
     return tuple(chapters)
 
 
-def _quiz(fields: Fields, exercise: Exercise | None) -> tuple[Question, ...]:
+def _quiz(fields: Fields) -> tuple[Question, ...]:
     questions = []
     for entry in fields.items("quiz", "question"):
         kind = entry.get("kind", str)
@@ -300,33 +360,22 @@ def _quiz(fields: Fields, exercise: Exercise | None) -> tuple[Question, ...]:
             if choices and sum(choice.correct for choice in choices) != 1:
                 entry.error("exactly one choice must be `correct: true`", "choices")
             questions.append(Question("choice", entry.get("prompt", str) or "",
-                                      entry.get("explain", str, ""), tuple(choices)))
+                                      entry.get("explain", str, ""), tuple(choices),
+                                      line=entry.line()))
         elif kind == "predict":
             entry.only("kind", "prompt", "compute", "tolerance", "explain")
             compute = entry.get("compute", str) or ""
             tolerance = entry.get("tolerance", float, 0.0)
-            answer = _compute(entry, compute, exercise) if compute else None
+            if tolerance is not None and tolerance < 0:
+                entry.error("`tolerance` must be 0 or more", "tolerance")
+            if compute:
+                try:
+                    compile(compute, "compute", "exec")
+                except SyntaxError as error:
+                    entry.error(f"`compute` has a syntax error: {error.msg}", "compute")
             questions.append(Question("predict", entry.get("prompt", str) or "",
-                                      entry.get("explain", str) or "", (), compute, answer,
-                                      tolerance or 0.0))
+                                      entry.get("explain", str) or "", (), compute,
+                                      tolerance or 0.0, entry.line()))
         elif kind is not None:
             entry.error(f"`kind` must be choice or predict, not {kind!r}", "kind")
     return tuple(questions)
-
-
-def _compute(entry: Fields, compute: str, exercise: Exercise | None) -> float | None:
-    """Run a prediction's code after the lesson's solution; its `answer` is the right answer."""
-    namespace: dict[str, Any] = {"__name__": "lesson_solution"}
-    try:
-        with redirect_stdout(io.StringIO()):  # a solution's prints must not reach our output
-            if exercise is not None:
-                exec(compile(exercise.solution, "solution.py", "exec"), namespace)
-            exec(compile(compute, "compute", "exec"), namespace)
-    except Exception as error:
-        entry.error(f"`compute` raised {type(error).__name__}: {error}", "compute")
-        return None
-    answer = namespace.get("answer")
-    if isinstance(answer, bool) or not isinstance(answer, (int, float)) or math.isnan(answer):
-        entry.error(f"`compute` must set `answer` to a number, not {answer!r}", "compute")
-        return None
-    return float(answer)

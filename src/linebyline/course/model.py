@@ -53,6 +53,8 @@ class Exercise:
 class Widget:
     kind: str
     params: dict[str, Any]
+    compute: str = ""  # code run after the solution, setting `data` (see linebyline.computed)
+    line: int = 0  # of `explore:` in lesson.yaml, for reports
 
 
 @dataclass(frozen=True)
@@ -68,9 +70,9 @@ class Question:
     prompt: str
     explain: str
     choices: tuple[Choice, ...] = ()
-    compute: str = ""  # predict: code that sets `answer`, run at load time
-    answer: float | None = None
+    compute: str = ""  # predict: code run after the solution that sets `answer`
     tolerance: float = 0.0
+    line: int = 0  # in lesson.yaml, for reports
 
 
 @dataclass(frozen=True)
@@ -78,10 +80,13 @@ class Lesson:
     number: str  # "7.4"
     slug: str
     title: str
+    lead: str  # one or two sentences under the title: why this lesson matters for the program
     minutes: int
     module: int
     script: str
     unlocks: tuple[tuple[int, int], ...]  # inclusive line ranges of the program
+    where: str  # Markdown: where the unlocked lines live and run in the finished program
+    original: tuple[tuple[int, int], ...]  # the matching lines of the original program
     watch: str  # Markdown
     explore: Widget
     exercise: Exercise
@@ -112,7 +117,8 @@ class Course:
     path: Path
     program_name: str  # microgpt.py
     program: str  # its text
-    original_url: str
+    original_url: str  # the guide a lesson links to
+    original_code: str  # the original program's page; line anchors are added to it
     modules: list[Module]
 
     def lessons(self) -> Iterator[Lesson]:
@@ -128,6 +134,11 @@ class Course:
     def countable_lines(self) -> set[int]:
         """Line numbers (1-based) of the program's non-blank lines: what a learner can learn."""
         return {n for n, text in enumerate(self.program_lines(), 1) if text.strip()}
+
+    def original_lines_url(self, start: int, end: int) -> str:
+        """A link to lines start-end of the original program (a GitHub gist's line anchors)."""
+        name = self.program_name.replace(".", "-")
+        return f"{self.original_code}#file-{name}-L{start}-L{end}"
 
     def uncovered_lines(self) -> list[int]:
         covered = set().union(*(lesson.unlocked_lines() for lesson in self.lessons()))

@@ -5,7 +5,7 @@ Pure standard library on purpose: the very same files run in CPython (the CLI) a
 
 A lesson's ``checks.py`` uses only what this package exports::
 
-    from linebyline.runtime import check, fail, calling, slope
+    from linebyline.runtime import check, fail, calling, slope, mismatches, number, printed
 
     @check("mul records (other, self)")
     def _(code):
@@ -17,7 +17,17 @@ A lesson's ``checks.py`` uses only what this package exports::
 from .checks import CheckFailed, calling, check, fail
 from .numeric import close, nudge_grads, slope
 from .program import RunOutcome, learner_traceback, run_program
-from .runner import STATUSES, CheckResult, Limits, Result, StopRun, collect_checks, run_checks
+from .runner import (
+    STATUSES,
+    CheckResult,
+    Limits,
+    Result,
+    StopRun,
+    collect_checks,
+    printed,
+    run_checks,
+)
+from .words import listing, mismatches, number, plural, shown
 
 __all__ = [
     "STATUSES",
@@ -32,6 +42,12 @@ __all__ = [
     "close",
     "collect_checks",
     "fail",
+    "listing",
+    "mismatches",
+    "number",
+    "plural",
+    "printed",
+    "shown",
     "learner_traceback",
     "nudge_grads",
     "run_checks",

@@ -17,6 +17,10 @@ from typing import Any
 from . import checks as _checks
 
 STATUSES = ("pass", "fail", "error", "not-attempted")
+# The name the learner's file runs under when checked. Starters end with a small demo under
+# `if __name__ == "__main__":`, which Run shows and checks skip: checks try the code on their
+# own examples, and a demo that crashes on unfinished code must not hide what a check would say.
+CHECKED_NAME = "__checked__"
 MAX_STDOUT = 100_000  # characters kept from the learner's prints; the rest is cut
 
 
@@ -74,8 +78,9 @@ class _CappedText(io.StringIO):
 class LearnerCode:
     """The learner's top-level names, as attributes; a missing name fails the check clearly."""
 
-    def __init__(self, namespace: dict[str, Any]) -> None:
+    def __init__(self, namespace: dict[str, Any], printed: str = "") -> None:
         self._namespace = namespace
+        self._printed = printed
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -85,6 +90,11 @@ class LearnerCode:
                 f"Your code does not define `{name}`. The starter has it: "
                 "was it renamed or deleted?"
             ) from None
+
+
+def printed(code: LearnerCode) -> str:
+    """What the learner's file printed while it ran, before any check (cut at MAX_STDOUT)."""
+    return code._printed
 
 
 def collect_checks(checks_source: str, filename: str = "checks.py") -> list[tuple[str, Any]]:
@@ -167,14 +177,14 @@ def run_checks(
         return Result(lesson, "error", _all(names, "error", message, not_run))
 
     out = _CappedText()
-    namespace: dict[str, Any] = {"__name__": "__main__", "__file__": filename}
+    namespace: dict[str, Any] = {"__name__": CHECKED_NAME, "__file__": filename}
     with redirect_stdout(out), redirect_stderr(out):
         try:
             exec(code, namespace)
         except (Exception, StopRun, KeyboardInterrupt) as error:
             message = _describe(error, filename, None, limits)
             return Result(lesson, "error", _all(names, "error", message, not_run), out.getvalue())
-        results = _run_each(checks, LearnerCode(namespace), filename, limits)
+        results = _run_each(checks, LearnerCode(namespace, out.getvalue()), filename, limits)
 
     statuses = {r.status for r in results}
     status = "pass" if statuses <= {"pass"} else "error" if statuses == {"error"} else "fail"

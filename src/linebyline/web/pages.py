@@ -16,6 +16,7 @@ from django.urls import reverse
 from markdown_it import MarkdownIt
 
 from .. import runtime
+from ..computed import Computed, compute_lesson
 from ..course import Course, Lesson, Module, default_course_path, load_course
 
 _markdown = MarkdownIt("commonmark", {"html": False, "typographer": True}).enable("table")
@@ -36,6 +37,27 @@ class CourseView:
     def __init__(self, course: Course, version: str) -> None:
         self.course, self.version = course, version
         self._html: dict[str, str] = {}
+        self._computed: dict[str, Computed] = {}
+        self._computing = threading.Lock()
+
+    def computed(self, lesson: Lesson) -> Computed:
+        """The lesson's computed answers and widget data, worked out once per content version."""
+        with self._computing:
+            if lesson.number not in self._computed:
+                self._computed[lesson.number] = compute_lesson(lesson)
+            return self._computed[lesson.number]
+
+    def widget_params(self, lesson: Lesson) -> dict[str, Any]:
+        params = dict(lesson.explore.params)
+        if lesson.explore.compute:
+            params["data"] = self.computed(lesson).data
+        return params
+
+    def original_links(self, lesson: Lesson) -> list[dict[str, str]]:
+        if not self.course.original_code:
+            return []
+        return [{"label": f"{a}–{b}" if a != b else f"{a}",
+                 "url": self.course.original_lines_url(a, b)} for a, b in lesson.original]
 
     def html(self, text: str) -> str:
         """Markdown rendered once per content version, however many pages show it."""
@@ -133,7 +155,8 @@ class CourseView:
                 item["choices"] = [{"correct": c.correct, "explain": self.html(c.explain)}
                                    for c in question.choices]
             else:
-                item["answer"], item["tolerance"] = question.answer, question.tolerance
+                item["answer"] = self.computed(lesson).answers.get(index)
+                item["tolerance"] = question.tolerance
             questions.append(item)
         return questions
 
@@ -165,6 +188,15 @@ class _Cache:
 
 
 current = _Cache()
+
+
+WIDGETS_BUILT = Path(__file__).parent / "static" / "linebyline" / "dist" / "widgets"
+
+
+def widget_assets(kind: str) -> dict[str, str]:
+    """The static paths of a widget kind's own script and style sheet, as far as they exist."""
+    return {ext: f"linebyline/dist/widgets/{kind}.{ext}" for ext in ("js", "css")
+            if (WIDGETS_BUILT / f"{kind}.{ext}").is_file()}
 
 
 def runtime_sources() -> dict[str, str]:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from ..dataset import BUNDLED_NAMES
+from ..dataset import names_file
 from .headers import add_static_headers, immutable_static_file
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -51,7 +51,7 @@ SECRET_KEY = _secret_key(DATA_DIR)
 DEBUG = os.environ.get("LINEBYLINE_DEBUG", "") == "1"
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get(
     "LINEBYLINE_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()]
-NAMES_FILE = Path(os.environ.get("LINEBYLINE_NAMES_FILE") or BUNDLED_NAMES)
+NAMES_FILE = names_file()
 COURSE_DIR = os.environ.get("LINEBYLINE_COURSE") or None
 
 INSTALLED_APPS = [

@@ -14,5 +14,6 @@ urlpatterns = [
     re_path(r"^feedback/(?P<number>\d+\.\d+)/$", views.feedback, name="feedback"),
     path("runtime.json", views.runtime_bundle, name="runtime"),
     path("data/input.txt", views.dataset, name="dataset"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
 ]

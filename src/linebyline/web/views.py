@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST, require_safe
 from django_ratelimit.decorators import ratelimit
@@ -11,7 +12,7 @@ from django_ratelimit.decorators import ratelimit
 from ..course import CourseErrors
 from .forms import FeedbackForm
 from .models import LessonFeedback
-from .pages import current, lesson_url, runtime_sources
+from .pages import current, lesson_url, runtime_sources, widget_assets
 
 FEEDBACK_RATE = "10/h"  # per address: plenty for a learner, too few for a flood
 
@@ -54,10 +55,17 @@ def lesson_page(request: HttpRequest, path: str) -> HttpResponse:
     lesson = view.lesson_by_path(path)
     if lesson is None:
         raise Http404("No such lesson")
+    problems = view.computed(lesson).problems
+    if problems:
+        return render(request, "linebyline/course_errors.html", {"errors": problems}, status=500)
     module = view.module_of(lesson)
     following = view.next_lesson(lesson)
     return render(request, "linebyline/lesson.html", {
         "view": view, "lesson": lesson, "module": module,
+        "lead": view.html(lesson.lead), "where": view.html(lesson.where),
+        "original_links": view.original_links(lesson),
+        "widget_params": view.widget_params(lesson),
+        "widget_assets": widget_assets(lesson.explore.kind),
         "watch": view.html(lesson.watch),
         "quiz": list(zip(lesson.quiz, view.quiz_data(lesson))),
         "quiz_data": view.quiz_data(lesson),
@@ -98,6 +106,9 @@ def module_review(request: HttpRequest, number: int) -> HttpResponse:
     module = next((m for m in view.course.modules if m.number == number), None)
     if module is None or not module.lessons:
         raise Http404("No such module, or none of its lessons is published yet")
+    problems = [problem for lesson in module.lessons for problem in view.computed(lesson).problems]
+    if problems:
+        return render(request, "linebyline/course_errors.html", {"errors": problems}, status=500)
     lessons = [{"lesson": lesson, "url": lesson_url(lesson),
                 "quiz": list(zip(lesson.quiz, view.quiz_data(lesson))),
                 "lines": len(view.learned_lines(lesson))} for lesson in module.lessons]
@@ -148,3 +159,10 @@ def runtime_bundle(request: HttpRequest) -> JsonResponse:
 def dataset(request: HttpRequest) -> FileResponse:
     """The names file the browser mounts as input.txt."""
     return FileResponse(open(settings.NAMES_FILE, "rb"), content_type="text/plain; charset=utf-8")
+
+
+@require_safe
+@cache_control(public=True, max_age=86400)
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers and tools ask for /favicon.ico whatever the page says: point them at ours."""
+    return redirect(static("linebyline/favicon.svg"), permanent=True)

@@ -1,4 +1,5 @@
 # A learner's file for lesson 7.4 (Building Value), used by tests/test_lesson_7_4.py:
+# expect: pass
 # every local grad recorded in a list instead of a tuple.
 # ruff: noqa: E701
 import math

@@ -1,4 +1,5 @@
 # A learner's file for lesson 7.4 (Building Value), used by tests/test_lesson_7_4.py:
+# expect: pass
 # other correct spellings: names for the numbers, whole-number relu
 # rates, self.data ** -1 for 1 / x, and math.pow.
 # ruff: noqa: E701

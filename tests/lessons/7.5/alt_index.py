@@ -1,4 +1,5 @@
 """Lesson 7.5, a correct variant: the chain rule pairs children with local grads by index."""
+# expect: pass
 import math
 
 

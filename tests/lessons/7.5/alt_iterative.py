@@ -1,4 +1,5 @@
 """Lesson 7.5, a correct variant: the topological sort uses an explicit stack, not recursion."""
+# expect: pass
 import math
 
 

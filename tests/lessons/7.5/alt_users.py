@@ -1,4 +1,5 @@
 """Lesson 7.5, a correct variant: no sorted list at all. Count each node's users, then let a
+# expect: pass
 node pass its grad on once every user has (Kahn's algorithm)."""
 import math
 

@@ -1,4 +1,5 @@
 """Lesson 7.5, a typo: `nod` for `node` in the chain rule raises NameError inside backward()."""
+# expect: error | the example's gradients | NameError
 import math
 
 

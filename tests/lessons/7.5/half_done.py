@@ -1,4 +1,5 @@
 """Lesson 7.5, half done: order.append is in place, the chain-rule line is still a TODO."""
+# expect: fail | the example's gradients | nothing reached the children
 import math
 
 

@@ -1,4 +1,5 @@
 """Lesson 7.5, wrong in a subtle way: a breadth-first order is right for the Watch example and
+# expect: fail | each node waits for all its users | q passed its grad on before r
 for a value used twice, but not in general (a node can come before one of its users)."""
 import math
 

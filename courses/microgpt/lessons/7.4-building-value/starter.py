@@ -44,3 +44,12 @@ class Value:
     def __rmul__(self, other): return self * other
     def __truediv__(self, other): return self * other ** -1
     def __rtruediv__(self, other): return other * self ** -1
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
+    a, b = Value(2.0), Value(-4.0)
+    print("a * b    records", (a * b)._local_grads)
+    print("a ** 3   records", (a ** 3)._local_grads)
+    print("a.log()  records", a.log()._local_grads)
+    print("a.exp()  records", a.exp()._local_grads)
+    print("b.relu() records", b.relu()._local_grads)

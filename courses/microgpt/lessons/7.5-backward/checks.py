@@ -10,7 +10,7 @@ its grad on, so the log is the processing order. The probe graph is chosen so th
 mistakes (walking forwards, appending before or inside the children loop) each leave a
 different order, and so that a breadth-first order is caught too.
 """
-from linebyline.runtime import calling, check, close, fail, nudge_grads
+from linebyline.runtime import calling, check, close, fail, mismatches, nudge_grads, number
 
 # --- the Watch example: a=2, b=-3, c=10, e=a*b, d=e+c, L=d*e --------------------------------
 EXAMPLE = "a = Value(2), b = Value(-3), c = Value(10), e = a * b, d = e + c, L = d * e"
@@ -56,23 +56,9 @@ CHAIN = ("The order is right, so look at the chain-rule line: for every (child, 
          "pair, child.grad must grow by local_grad * node.grad.")
 
 
-def _fmt(x):
-    """A number as a beginner writes it: 6, -0.5, 1.23457; anything else by its type."""
-    if isinstance(x, bool):
-        return repr(x)
-    if isinstance(x, int):
-        return str(x)
-    if isinstance(x, float):
-        if x.is_integer() and abs(x) < 1e15:
-            return str(int(x))
-        return f"{x:.6g}"
-    return f"a {type(x).__name__} object, not a number"
-
-
 def _wrong(grads, expected):
     """'e.grad is 4 but should be -2; ...' for each name whose grad is off, or ''."""
-    return "; ".join(f"{name}.grad is {_fmt(grads[name])} but should be {_fmt(want)}"
-                     for name, want in expected.items() if not close(grads[name], want))
+    return mismatches(grads, expected, label="{}.grad")
 
 
 def _matches(grads, expected):
@@ -245,11 +231,11 @@ def _(code):
     seen = []
     if not square_ok:
         seen.append(f"y = x * x with x = 3 uses x twice, so y.backward() must give x.grad = "
-                    f"3 + 3 = 6, but it gave {_fmt(square)}.")
+                    f"3 + 3 = 6, but it gave {number(square)}.")
     if not branches_ok:
         seen.append(f"With x = 2, p = x * 4, q = x + 5, out = p * q, x is used by p and by q, so "
                     f"out.backward() must give x.grad = 4 * 7 (through p) + 1 * 8 (through q) "
-                    f"= 36, but it gave {_fmt(branches)}.")
+                    f"= 36, but it gave {number(branches)}.")
     seen = " ".join(seen)
     problem = _watch_order(code)
     if problem is not None:
@@ -293,7 +279,7 @@ def _(code):
     with calling("out.backward()"):
         out.backward()
     got = {"x": x.grad, "y": y.grad, "z": z.grad}
-    wrong = [f"{name}.grad is {_fmt(got[name])} but nudging measures {_fmt(slope)}"
+    wrong = [f"{name}.grad is {number(got[name])} but nudging measures {number(slope)}"
              for name, slope in zip("xyz", want)
              if not close(got[name], slope, rel=1e-5, abs_tol=1e-6)]
     if wrong:

@@ -53,3 +53,10 @@ class Value:
         for node in reversed(order):
             for child, local_grad in zip(node._children, node._local_grads):
                 child.grad += local_grad * node.grad
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
+    x = Value(3.0)
+    y = x * x + x          # y = x² + x uses x three times
+    y.backward()
+    print("y =", y.data, "  x.grad =", x.grad, "  (by hand: 2·3 + 1 = 7)")

@@ -53,6 +53,13 @@ class Value:
         self.grad = 1
         for node in reversed(order):
             for child, local_grad in zip(node._children, node._local_grads):
-                # TODO (one line): the chain rule. Add local_grad * node.grad to child.grad
-                # (add to it: another user of `child` may already have put its share there).
+                # TODO (one line): the chain rule. Pass node's grad on to child, scaled by
+                # local_grad, so that child.grad holds d(self)/d(child) when the walk is done.
                 pass
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
+    x = Value(3.0)
+    y = x * x + x          # y = x² + x uses x three times
+    y.backward()
+    print("y =", y.data, "  x.grad =", x.grad, "  (by hand: 2·3 + 1 = 7)")

@@ -1,0 +1,157 @@
+"""What a lesson computes with its own code: the answers of its predictions, its widget's data.
+
+Nothing a learner is shown as a fact is typed in by hand. A prediction's ``compute`` sets
+``answer``; a widget's ``compute`` sets ``data``; each runs after the lesson's solution, in a
+separate process whose working folder holds the names as ``input.txt`` (as the learner's code
+has it). Results are cached in memory and on disk, keyed by everything they depend on, so only
+the first look at a changed lesson pays for running it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .course import Lesson
+from .course.widgets import KINDS
+from .dataset import names_file
+
+TIMEOUT = 120.0  # seconds for all of one lesson's computations
+PROTOCOL = "1"  # bump when what is cached changes shape
+
+
+@dataclass
+class Computed:
+    """One lesson's computed values. ``answers[i]`` belongs to quiz question i (predictions only)."""
+
+    answers: dict[int, float] = field(default_factory=dict)
+    data: Any = None
+    problems: list[str] = field(default_factory=list)
+
+
+def cache_dir() -> Path:
+    configured = os.environ.get("LINEBYLINE_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "linebyline" / "computed"
+
+
+@cache
+def _file_digest(path: str, mtime_ns: int, size: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _names_digest() -> str:
+    path = names_file()
+    stat = path.stat()
+    return _file_digest(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+def _items(lesson: Lesson) -> list[dict[str, Any]]:
+    items = [{"code": q.compute, "name": "answer", "question": index}
+             for index, q in enumerate(lesson.quiz) if q.kind == "predict" and q.compute]
+    if lesson.explore.compute:
+        items.append({"code": lesson.explore.compute, "name": "data", "question": None})
+    return items
+
+
+def _key(lesson: Lesson, items: list[dict[str, Any]]) -> str:
+    worker = Path(__file__).with_name("compute_worker.py").read_text(encoding="utf-8")
+    text = json.dumps([PROTOCOL, sys.version, worker, _names_digest(), lesson.exercise.solution,
+                       [item["code"] for item in items]])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+_memory: dict[str, list[dict[str, Any]]] = {}
+_lock = threading.Lock()
+
+
+def _run(lesson: Lesson, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    key = _key(lesson, items)
+    with _lock:
+        if key in _memory:
+            return _memory[key]
+    stored = cache_dir() / f"{key}.json"
+    try:
+        results = json.loads(stored.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        results = _run_child(lesson, items)
+        if not any("error" in result for result in results):
+            _store(stored, results)
+    with _lock:
+        _memory[key] = results
+    return results
+
+
+def _run_child(lesson: Lesson, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    job = {"solution": lesson.exercise.solution,
+           "items": [{"code": item["code"], "name": item["name"]} for item in items]}
+    with tempfile.TemporaryDirectory(prefix="linebyline-compute-") as folder:
+        shutil.copyfile(names_file(), Path(folder) / "input.txt")
+        try:
+            child = subprocess.run([sys.executable, "-I", "-m", "linebyline.compute_worker"],
+                                   input=json.dumps(job), text=True, capture_output=True,
+                                   cwd=folder, timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return [{"error": f"it ran past {TIMEOUT:g} s"} for _ in items]
+    try:
+        return json.loads(child.stdout)["results"]
+    except (ValueError, KeyError):
+        last = (child.stderr.strip().splitlines() or [f"exit code {child.returncode}"])[-1]
+        return [{"error": f"the computation crashed: {last}"} for _ in items]
+
+
+def _store(path: Path, results: list[dict[str, Any]]) -> None:
+    """Write the cache file atomically; a cache that cannot be written is only slower."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp",
+                                         encoding="utf-8") as handle:
+            json.dump(results, handle)
+        os.replace(handle.name, path)
+    except OSError:
+        pass
+
+
+def compute_lesson(lesson: Lesson) -> Computed:
+    """Run the lesson's computations (or read them from the cache) and check what came back."""
+    items = _items(lesson)
+    computed = Computed()
+    if not items:
+        return computed
+    where = lesson.path / "lesson.yaml"
+    for item, result in zip(items, _run(lesson, items)):
+        index = item["question"]
+        if index is not None:
+            question = lesson.quiz[index]
+            place = f"{where}:{question.line}: question {index + 1}'s `compute`"
+            value = result.get("value")
+            if "error" in result:
+                computed.problems.append(f"{place} failed: {result['error']}")
+            elif (isinstance(value, bool) or not isinstance(value, (int, float))
+                  or not math.isfinite(value)):
+                computed.problems.append(f"{place} must set `answer` to a number, not {value!r}")
+            else:
+                computed.answers[index] = float(value)
+            continue
+        place = f"{where}:{lesson.explore.line}: the widget's `compute`"
+        if "error" in result:
+            computed.problems.append(f"{place} failed: {result['error']}")
+            continue
+        problem = KINDS[lesson.explore.kind].check_data(result["value"])
+        if problem:
+            computed.problems.append(f"{place} set `data` wrongly: {problem}")
+        else:
+            computed.data = result["value"]
+    return computed
