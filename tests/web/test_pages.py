@@ -199,3 +199,14 @@ def test_the_database_is_the_configured_one():
     assert connection.vendor == wanted
     LessonFeedback.objects.create(course="microgpt", lesson="7.4", clear=True, comment="é ✓")
     assert LessonFeedback.objects.get().comment == "é ✓"
+
+
+def test_course_scripts_are_served_for_widgets_that_train_them(client):
+    response = client.get("/scripts/train0.py")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/x-python")
+    assert (default_course_path() / "train0.py").read_text(encoding="utf-8") == response.content.decode()
+    assert client.get("/scripts/microgpt.py").status_code == 200
+    # Only the program and the module scripts: never another file of the course folder.
+    assert client.get("/scripts/checks.py").status_code == 404
+    assert client.get("/scripts/course.yaml").status_code == 404

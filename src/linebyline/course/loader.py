@@ -170,7 +170,7 @@ def _lesson(file: Path, course: Course, modules: dict[int, Module],
     watch_name = fields.get("watch", str)
     watch = _read_text(file.parent / watch_name, errors, str(file), fields.line("watch"),
                        "the Watch text") if watch_name else ""
-    explore = _widget(fields)
+    explore = _widget(fields, course.path)
     exercise = _exercise(fields, file.parent)
     quiz = _quiz(fields)
     if len(errors) > before or module is None or exercise is None or explore is None:
@@ -212,7 +212,7 @@ def _unlocked(fields: Fields) -> tuple[str, tuple[tuple[int, int], ...]]:
     return where, original
 
 
-def _widget(fields: Fields) -> Widget | None:
+def _widget(fields: Fields, course_path: Path) -> Widget | None:
     explore = fields.mapping("explore")
     if explore is None:
         return None
@@ -226,6 +226,10 @@ def _widget(fields: Fields) -> Widget | None:
     if kind is None or params is None:
         return None
     KINDS[kind].validate(params)
+    for key in KINDS[kind].scripts:
+        name = params.data.get(key)
+        if isinstance(name, str) and not (course_path / name).is_file():
+            params.error(f"the script {name!r} does not exist in {course_path}", key)
     if compute and KINDS[kind].check_data is None:
         explore.error(f"the {kind} widget takes no computed data: remove `compute`", "compute")
     if not compute and KINDS[kind].check_data is not None:

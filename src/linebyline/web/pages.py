@@ -18,6 +18,7 @@ from markdown_it import MarkdownIt
 from .. import runtime
 from ..computed import Computed, compute_lesson
 from ..course import Course, Lesson, Module, default_course_path, load_course
+from ..course.widgets import KINDS
 
 _markdown = MarkdownIt("commonmark", {"html": False, "typographer": True}).enable("table")
 
@@ -51,7 +52,17 @@ class CourseView:
         params = dict(lesson.explore.params)
         if lesson.explore.compute:
             params["data"] = self.computed(lesson).data
+        for key in KINDS[lesson.explore.kind].scripts:
+            if key in params:
+                params[f"{key}Url"] = self.script_url(params[key])
         return params
+
+    def scripts(self) -> set[str]:
+        """The course's scripts a browser may fetch: the program and each module's script."""
+        return {self.course.program_name} | {m.script for m in self.course.modules}
+
+    def script_url(self, name: str) -> str:
+        return reverse("script", args=[name]) + f"?v={self.version}"
 
     def original_links(self, lesson: Lesson) -> list[dict[str, str]]:
         if not self.course.original_code:

@@ -156,6 +156,19 @@ def runtime_bundle(request: HttpRequest) -> JsonResponse:
 
 @require_safe
 @cache_control(public=True, max_age=3600)
+def script(request: HttpRequest, name: str) -> HttpResponse:
+    """One of the course's scripts (microgpt.py, train0.py ...), for widgets that train it."""
+    view, error = _course_or_error(request)
+    if error:
+        return JsonResponse({"error": "the course has errors"}, status=500)
+    if name not in view.scripts():
+        raise Http404("No such script in this course")
+    text = (view.course.path / name).read_text(encoding="utf-8")
+    return HttpResponse(text, content_type="text/x-python; charset=utf-8")
+
+
+@require_safe
+@cache_control(public=True, max_age=3600)
 def dataset(request: HttpRequest) -> FileResponse:
     """The names file the browser mounts as input.txt."""
     return FileResponse(open(settings.NAMES_FILE, "rb"), content_type="text/plain; charset=utf-8")
