@@ -151,8 +151,9 @@ class CourseView:
             "checks": exercise.checks_source,
             "checkNames": list(exercise.check_names),
             "hints": [self.html(hint) for hint in exercise.hints],
-            "codealong": [{"title": c.title, "caption": c.caption, "find": c.find, "type": c.type}
-                          for c in exercise.codealong],
+            # Captions are Markdown like hints (`code` in them), rendered here with HTML escaped.
+            "codealong": [{"title": c.title, "caption": self.html(c.caption), "find": c.find,
+                           "type": c.type} for c in exercise.codealong],
             "solutionUrl": reverse("solution", args=[f"{lesson.number}-{lesson.slug}"]),
             "runtimeUrl": reverse("runtime") + f"?v={runtime_version()}",
         }
