@@ -185,3 +185,10 @@ def test_a_widget_that_trains_a_missing_script(copy):
                     "    steps: [10]\n" + text[end:])
     assert errors_of(copy) == [f"{path}:{line_of(path, 'train9.py')}: explore params: the script "
                                f"'train9.py' does not exist in {copy}"]
+
+
+def test_a_review_of_a_module_without_lessons(copy):
+    (copy / "reviews").mkdir(exist_ok=True)
+    review = copy / "reviews" / "module-12.yaml"
+    review.write_text("module: 12\nsummary: The end.\nquiz: []\n")
+    assert errors_of(copy) == [f"{review}:1: module 12 has no published lesson to review"]

@@ -23,6 +23,7 @@ from .model import (
     Mistake,
     Module,
     Question,
+    Review,
     Widget,
 )
 from .widgets import KINDS
@@ -101,7 +102,27 @@ def _course(path: Path, errors: list[CourseError]) -> Course:
         module.lessons.sort(key=lambda lesson: lesson.key)
         for lesson in module.lessons:
             _check_planned_title(lesson, module, errors)
+    for review_file in sorted((path / "reviews").glob("*.yaml")):
+        _review(review_file, by_number, errors)
     return course
+
+
+def _review(file: Path, modules: dict[int, Module], errors: list[CourseError]) -> None:
+    """reviews/module-N.yaml: the module's number, a summary and a quiz like a lesson's."""
+    fields = Fields(str(file), yamlfile.load(file), errors)
+    fields.only("module", "summary", "quiz")
+    number = fields.get("module", int)
+    summary = fields.get("summary", str) or ""
+    quiz = _quiz(fields)
+    module = modules.get(number) if number is not None else None
+    if number is not None and module is None:
+        fields.error(f"module {number} is not in course.yaml", "module")
+    elif module is not None and not module.lessons:
+        fields.error(f"module {number} has no published lesson to review", "module")
+    elif module is not None and module.review is not None:
+        fields.error(f"module {number} already has a review, {module.review.path.name}", "module")
+    elif module is not None:
+        module.review = Review(summary, quiz, file)
 
 
 def _planned_titles(entry: Fields) -> tuple[str, ...]:

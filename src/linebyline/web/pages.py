@@ -16,7 +16,7 @@ from django.urls import reverse
 from markdown_it import MarkdownIt
 
 from .. import runtime
-from ..computed import Computed, compute_lesson
+from ..computed import Computed, compute_lesson, compute_review
 from ..course import Course, Lesson, Module, default_course_path, load_course
 from ..course.widgets import KINDS
 
@@ -47,6 +47,22 @@ class CourseView:
             if lesson.number not in self._computed:
                 self._computed[lesson.number] = compute_lesson(lesson)
             return self._computed[lesson.number]
+
+    def computed_review(self, module: Module) -> Computed:
+        key = f"review {module.number}"
+        with self._computing:
+            if key not in self._computed:
+                self._computed[key] = compute_review(module)
+            return self._computed[key]
+
+    def review_quiz_data(self, module: Module) -> list[dict[str, Any]]:
+        """A review's questions; answers are kept with the module's last lesson, not starting it."""
+        if module.review is None:
+            return []
+        keeper = module.lessons[-1].number
+        return self._questions(module.review.quiz, f"review{module.number}",
+                               self.computed_review(module).answers,
+                               {"lesson": keeper, "touch": False})
 
     def widget_params(self, lesson: Lesson) -> dict[str, Any]:
         params = dict(lesson.explore.params)
@@ -104,6 +120,14 @@ class CourseView:
         index = self.lessons.index(lesson)
         return self.lessons[index + 1] if index + 1 < len(self.lessons) else None
 
+    def next_module(self, module: Module) -> dict[str, Any] | None:
+        """The first lesson of the next module that has one published, for a review's end."""
+        later = [m for m in self.course.modules if m.number > module.number and m.lessons]
+        if not later:
+            return None
+        first = later[0].lessons[0]
+        return {"module": later[0], "lesson": first, "url": lesson_url(first)}
+
     def is_module_end(self, lesson: Lesson) -> bool:
         return self.module_of(lesson).lessons[-1] is lesson
 
@@ -159,15 +183,20 @@ class CourseView:
         }
 
     def quiz_data(self, lesson: Lesson) -> list[dict[str, Any]]:
+        return self._questions(lesson.quiz, lesson.number, self.computed(lesson).answers,
+                               {"lesson": lesson.number})
+
+    def _questions(self, quiz: tuple, prefix: str, answers: dict[int, float],
+                   extra: dict[str, Any]) -> list[dict[str, Any]]:
         questions = []
-        for index, question in enumerate(lesson.quiz):
-            item: dict[str, Any] = {"id": f"{lesson.number}-q{index + 1}", "kind": question.kind,
-                                    "explain": self.html(question.explain)}
+        for index, question in enumerate(quiz):
+            item: dict[str, Any] = {"id": f"{prefix}-q{index + 1}", "kind": question.kind,
+                                    "explain": self.html(question.explain), **extra}
             if question.kind == "choice":
                 item["choices"] = [{"correct": c.correct, "explain": self.html(c.explain)}
                                    for c in question.choices]
             else:
-                item["answer"] = self.computed(lesson).answers.get(index)
+                item["answer"] = answers.get(index)
                 item["tolerance"] = question.tolerance
             questions.append(item)
         return questions

@@ -107,14 +107,22 @@ def module_review(request: HttpRequest, number: int) -> HttpResponse:
     if module is None or not module.lessons:
         raise Http404("No such module, or none of its lessons is published yet")
     problems = [problem for lesson in module.lessons for problem in view.computed(lesson).problems]
+    problems += view.computed_review(module).problems
     if problems:
         return render(request, "linebyline/course_errors.html", {"errors": problems}, status=500)
     lessons = [{"lesson": lesson, "url": lesson_url(lesson),
                 "quiz": list(zip(lesson.quiz, view.quiz_data(lesson))),
                 "lines": len(view.learned_lines(lesson))} for lesson in module.lessons]
-    quiz_data = [item for lesson in module.lessons for item in view.quiz_data(lesson)]
+    review_quiz = view.review_quiz_data(module)
+    quiz_data = review_quiz + [item for lesson in module.lessons for item in view.quiz_data(lesson)]
+    lines = sorted({n for lesson in module.lessons for n in view.learned_lines(lesson)})
     return render(request, "linebyline/review.html", {
-        "view": view, "module": module, "lessons": lessons, "quiz_data": quiz_data})
+        "view": view, "module": module, "lessons": lessons, "quiz_data": quiz_data,
+        "summary": view.html(module.review.summary) if module.review else "",
+        "review_quiz": list(zip(module.review.quiz, review_quiz)) if module.review else [],
+        "line_count": len(lines),
+        "rows": [row for row in view.program_rows() if row["number"] in lines],
+        "next_module": view.next_module(module)})
 
 
 @require_POST
