@@ -5,6 +5,8 @@ findings. A problem is anything that would mislead a learner; a note is informat
 """
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,8 +59,10 @@ def lint_course(course: Course, require_full_coverage: bool = False,
         answers = ", ".join(f"{a:g}" for a in computed.answers.values())
         notes.append(f"module {module.number} review: {len(module.review.quiz)} questions"
                      + (f", predictions computed: {answers}" if answers else ""))
-    return CourseReport(course, [lint_lesson(course, lesson) for lesson in lessons],
-                        problems, uncovered, notes)
+    # Each proof runs child processes, so threads keep every core busy; reports stay in order.
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        reports = list(pool.map(lambda lesson: lint_lesson(course, lesson), lessons))
+    return CourseReport(course, reports, problems, uncovered, notes)
 
 
 
