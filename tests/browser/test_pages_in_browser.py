@@ -9,10 +9,9 @@ import sqlite3
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import CHROMIUM_FLAGS, ROOT, chromium_path
+from .conftest import CHROMIUM_FLAGS, axe_violations, chromium_path
 
 pytestmark = pytest.mark.browser
-AXE = ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 PAGES = ["/", "/lessons/7.4-building-value/", "/lessons/7.5-backward/", "/program/",
          "/modules/7/review/"]
 
@@ -184,19 +183,7 @@ def test_pages_pass_axe_accessibility_checks(server, browser: Browser, path, sch
     page = context.new_page()
     page.goto(server.url + path)
     page.wait_for_load_state("networkidle")
-    page.add_script_tag(content=AXE.read_text())
-    # CodeMirror's scroller holds a contenteditable, which axe does not count as focusable
-    # content: that one rule skips that one element; everything else is checked everywhere.
-    result = page.evaluate("""async () => {
-        const summary = r => r.violations.map(v => ({id: v.id, help: v.help,
-            nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + n.failureSummary)}));
-        const tags = {runOnly: ['wcag2a', 'wcag2aa', 'wcag21aa']};
-        const all = await axe.run(document,
-            {...tags, rules: {'scrollable-region-focusable': {enabled: false}}});
-        const scrolling = await axe.run({include: [document], exclude: [['.cm-scroller']]},
-            {runOnly: ['scrollable-region-focusable']});
-        return [...summary(all), ...summary(scrolling)];
-    }""")
+    result = axe_violations(page)
     context.close()
     assert result == [], json.dumps(result, indent=1)
 
