@@ -206,7 +206,7 @@ function mountBigramTable(root: HTMLElement, params: Params): void {
   function renderCellReadout(): void {
     const [a, b] = [focusRow, focusCol];
     const what = panel === "counts" ? "count" : "probability";
-    cellOut.textContent = `counts[${a}][${b}]: ${spoken(data.labels[a])} then ${spoken(data.labels[b])}, ${what} ${valueText(a, b)}`;
+    cellOut.textContent = `${panel === "counts" ? "counts" : "probs"}[${a}][${b}]: ${spoken(data.labels[a])} then ${spoken(data.labels[b])}, ${what} ${valueText(a, b)}`;
   }
 
   function renderMap(): void {
@@ -256,7 +256,9 @@ function mountBigramTable(root: HTMLElement, params: Params): void {
 
     const order = [...Array(size).keys()];
     if (byCount) order.sort((x, y) => line[y] - line[x] || x - y);
-    const max = Math.max(...(panel === "counts" ? line : (p as Table)[row]), 0);
+    // Counts are drawn against the row's biggest; probabilities against 1, so that a row
+    // that does not add up to 1 shows it.
+    const max = panel === "counts" ? Math.max(...line, 0) : 1;
     const headRow = h("tr", {}, h("th", { scope: "col" }, "next"), h("th", { scope: "col", class: "bt-bar-col" },
       h("span", { class: "visually-hidden" }, "bar")), h("th", { scope: "col", class: "bt-num" }, "count"));
     if (panel === "probabilities") headRow.append(h("th", { scope: "col", class: "bt-num" }, "probability"));
