@@ -6,10 +6,11 @@ names before sampling, the draws are reproducible: the checks replay train0's sa
 independently (reading input.txt, shuffling with the same seed, counting the pairs) and also
 replay the classic wrong versions, to say which one a wrong set of names came from.
 """
+import math
 import random
 import re
 
-from linebyline.runtime import check, fail, listing, printed
+from linebyline.runtime import check, fail, listing, number, printed
 
 SAMPLE = re.compile(r"^sample\s+(\d+): (.*)$", re.MULTILINE)
 _cache = {}
@@ -56,6 +57,19 @@ def _names(block_size, how="right"):
             name.append(chars[token])
         names.append(''.join(name))
     return names
+
+
+def _mean_surprise(names, block_size):
+    """The table's mean surprise per token over the printed names (BOS at the end if it came)."""
+    model = _model()
+    chars, bos, probs = model["chars"], model["bos"], model["probs"]
+    total, count = 0.0, 0
+    for name in names:
+        ids = [bos] + [chars.index(ch) for ch in name] + ([bos] if len(name) < block_size else [])
+        for first, second in zip(ids, ids[1:]):
+            total -= math.log(probs[first][second])
+            count += 1
+    return total / count
 
 
 def _printed(code):
@@ -117,6 +131,13 @@ def _(code):
         fail(f"The names ({listing(repr(name) for name in names[:3])}, ...) are random letters: "
              f"every token was equally likely. Pass the row's probabilities to random.choices "
              f"as its weights, `weights=probs[token]`, so that likely pairs come often.")
+    surprise = _mean_surprise(names, block_size)
+    size = _model()["bos"] + 1
+    if surprise > math.log(size):
+        fail(f"The names ({listing(repr(name) for name in names[:3])}, ...) surprise the table "
+             f"more than random letters would: {number(surprise)} per token on average, above "
+             f"log({size}) = {number(math.log(size))}. The draws ignore the probabilities: use "
+             f"random.choices(range(vocab_size), weights=probs[token]).")
 
 
 @check("the same 20 names as train0")
