@@ -1,6 +1,5 @@
 """Lesson 2.1, a correct variant: one row of ones, copied for every token."""
 # expect: pass
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

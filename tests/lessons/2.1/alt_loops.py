@@ -1,6 +1,5 @@
 """Lesson 2.1, a correct variant: rows appended in a loop, pairs walked by index."""
 # expect: pass
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

@@ -1,6 +1,5 @@
 """Lesson 2.1, a correct variant: remember the previous token while walking."""
 # expect: pass
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

@@ -1,6 +1,5 @@
 """Lesson 2.1, a crash: the index runs one past the end of tokens."""
 # expect: error | counts has 27 rows of 27 numbers | IndexError
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

@@ -1,6 +1,5 @@
 """Lesson 2.1, half done: the table is made, but the pairs are not counted yet."""
 # expect: fail | the pairs are added up | Nothing was counted
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

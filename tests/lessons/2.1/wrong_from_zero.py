@@ -1,6 +1,5 @@
 """Lesson 2.1, a mistake: every cell starts at 0."""
 # expect: fail | every pair of every name is counted, from 1 | Start every cell at 1, not 0
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

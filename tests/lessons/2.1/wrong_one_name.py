@@ -1,6 +1,5 @@
 """Lesson 2.1, a mistake: the pair loop is not indented under the names loop."""
 # expect: fail | every pair of every name is counted, from 1 | Only the pairs of one name were counted
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

@@ -1,6 +1,5 @@
 """Lesson 2.1, a mistake: `[[1] * vocab_size] * vocab_size` repeats one row."""
 # expect: fail | each row is a list of its own | one and the same list
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

@@ -1,6 +1,5 @@
 """Lesson 2.1, a mistake: the pair counted as counts[b][a]."""
 # expect: fail | row = first token, column = the token after it | rows and columns are swapped
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

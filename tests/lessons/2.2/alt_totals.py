@@ -1,6 +1,5 @@
 """Lesson 2.2, a correct variant: the row totals worked out first."""
 # expect: pass
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

@@ -1,6 +1,5 @@
 """Lesson 2.2, a typo: `count` for `counts`."""
 # expect: error | probs has 27 rows of 27 numbers | NameError
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

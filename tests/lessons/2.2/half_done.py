@@ -1,6 +1,5 @@
 """Lesson 2.2, half done: probs is still the counts."""
 # expect: fail | every row adds up to 1 | probs holds the counts themselves
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

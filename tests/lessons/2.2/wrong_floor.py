@@ -1,6 +1,5 @@
 """Lesson 2.2, a mistake: `//` instead of `/`."""
 # expect: fail | every row adds up to 1 | Every number in probs is 0
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

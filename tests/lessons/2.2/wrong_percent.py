@@ -1,6 +1,5 @@
 """Lesson 2.2, a mistake: percentages instead of probabilities."""
 # expect: fail | every row adds up to 1 | do not add up to 1
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

@@ -1,6 +1,5 @@
 """Lesson 2.2, a mistake: every count divided by the whole table's total."""
 # expect: fail | every row adds up to 1 | the total of all 729 cells
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

@@ -1,6 +1,5 @@
 """Lesson 2.4, a correct variant: the counts as weights (random.choices scales them)."""
 # expect: pass
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

@@ -1,6 +1,5 @@
 """Lesson 2.4, a correct variant: weights passed by position, k=1 spelled out."""
 # expect: pass
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

@@ -1,6 +1,5 @@
 """Lesson 2.4, a correct variant: a while loop that stops at BOS or at block_size letters."""
 # expect: pass
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

@@ -1,6 +1,5 @@
 """Lesson 2.4, a crash: the letter is appended before the BOS test, and chars has no BOS."""
 # expect: error | 20 names are printed | IndexError
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

@@ -1,6 +1,5 @@
 """Lesson 2.4, a mistake: always the likeliest token."""
 # expect: fail | each draw uses the row of the token before | takes the likeliest token every time
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

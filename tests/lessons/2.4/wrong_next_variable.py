@@ -1,6 +1,5 @@
 """Lesson 2.4, a mistake: the draw goes into a new variable, so `token` stays BOS."""
 # expect: fail | each draw uses the row of the token before | drawn from row BOS every time
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

@@ -1,6 +1,5 @@
 """Lesson 2.4, a mistake: random.choice over the ids, ignoring the probabilities."""
 # expect: fail | each draw uses the row of the token before | The draws ignore the probabilities
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

@@ -1,4 +1,3 @@
-import math
 import random
 
 random.seed(42)  # same seed, same shuffle, same names
