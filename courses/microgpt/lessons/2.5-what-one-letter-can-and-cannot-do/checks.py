@@ -24,8 +24,9 @@ def _model():
         chars = sorted(set(''.join(docs)))
         bos = len(chars)
         counts = [[1] * (bos + 1) for _ in range(bos + 1)]
+        index = {ch: i for i, ch in enumerate(chars)}
         for doc in docs:
-            ids = [bos] + [chars.index(ch) for ch in doc] + [bos]
+            ids = [bos] + [index[ch] for ch in doc] + [bos]
             for first, second in zip(ids, ids[1:]):
                 counts[first][second] += 1
         _cache.update(docs=docs, chars=chars, bos=bos, counts=counts,
