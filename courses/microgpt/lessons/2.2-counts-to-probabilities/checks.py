@@ -111,8 +111,8 @@ def _(code):
     parts = [f"probs[{a}][{b}] ({_token(a, size)} then {_token(b, size)}) is "
              f"{number(probs[a][b])} but should be {counts[a][b]} / {sum(counts[a])} = "
              f"{number(counts[a][b] / sum(counts[a]))}" for a, b in wrong[:2]]
-    fail(f"{listing(parts)}. Each row adds up to 1, but the numbers are not the counts divided "
-         f"by their row's total. Divide counts[a][b] by sum(counts[a]).")
+    fail(f"{listing(parts)}. Each probability is the count divided by the total of its own "
+         f"row: counts[a][b] / sum(counts[a]).")
 
 
 @check("the probabilities of input.txt")
@@ -130,7 +130,9 @@ def _(code):
              if not _close(code.probs[a][b], table[a][b] / sum(table[a]))]
     if wrong:
         a, b = wrong[0]
+        why = ("Was `counts` changed? It must stay the table of 2.1, and probs is made from it."
+               if code.counts != table else
+               "Each probability is its count divided by the total of its own row.")
         fail(f"Counting the pairs of input.txt independently, probs[{a}][{b}] should be "
              f"{table[a][b]} / {sum(table[a])} = {number(table[a][b] / sum(table[a]))}, but it "
-             f"is {number(code.probs[a][b])} ({len(wrong)} cells are off). Was `counts` "
-             f"changed? It must stay the table of 2.1, and probs is made from it.")
+             f"is {number(code.probs[a][b])} ({len(wrong)} cells are off). {why}")
