@@ -1,0 +1,37 @@
+import random
+
+random.seed(42)  # same seed, same shuffle, same names
+
+# --- the data: one document (a name) per line ---
+docs = [line.strip() for line in open('input.txt', encoding='utf-8') if line.strip()]
+random.shuffle(docs)
+print(f"documents: {len(docs)}")
+
+# --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
+chars = sorted(set(''.join(docs)))
+BOS = len(chars)
+vocab_size = len(chars) + 1
+print(f"vocab size: {vocab_size}")
+
+# --- the model: counts[a][b] = how often token b follows token a ---
+# TODO (one line): make `counts`, a table with one row per token and one number per token in
+#   each row (vocab_size rows of vocab_size numbers), every number starting at 1. Make each row
+#   a new list: counts[a][b] will be the number in row a, column b.
+counts = []
+for doc in docs:
+    tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
+    # TODO (two lines): walk through the neighbouring pairs of `tokens` (the 1st and 2nd, the
+    #   2nd and 3rd, ... up to the last two). For each pair, where a comes first and b right
+    #   after it, add 1 to the number in row a, column b.
+    pass
+print(f"parameters: {sum(len(row) for row in counts)}")
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your table on its own
+    names = chars + ['BOS']  # a printable name for every token id
+    for a in (BOS, chars.index('e')):  # how names start, then what follows 'e'
+        if a < len(counts) and len(counts[a]) == vocab_size:
+            top = sorted(range(vocab_size), key=lambda b: counts[a][b], reverse=True)[:6]
+            print(f"after {names[a]}:", ", ".join(f"{names[b]} {counts[a][b]}" for b in top))
+        else:
+            print(f"after {names[a]}: no row of {vocab_size} numbers yet")

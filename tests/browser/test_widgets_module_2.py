@@ -1,0 +1,184 @@
+"""Module 2's widgets in Chromium: bigram-table (2.1, 2.2), name-surprise (2.3, 2.5) and
+sample-steps (2.4), driven by keyboard and clicks, every number checked against Python here,
+and each page through axe in light and dark colours and at 360 px without sideways scrolling.
+"""
+from __future__ import annotations
+
+import json
+import math
+import random
+from functools import cache
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from linebyline.course import default_course_path
+from linebyline.dataset import names_file
+from linebyline.scripts import run_script
+
+from .conftest import ROOT
+
+pytestmark = pytest.mark.browser
+AXE = ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+PAGES = ["/lessons/2.1-the-27x27-table/", "/lessons/2.2-counts-to-probabilities/",
+         "/lessons/2.3-loss-as-surprise/", "/lessons/2.4-sampling-until-bos/",
+         "/lessons/2.5-what-one-letter-can-and-cannot-do/"]
+
+
+def number(text: str) -> float:
+    return float(text.replace("−", "-").replace(",", ""))
+
+
+@cache
+def table():
+    docs = [line.strip() for line in names_file().read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+    random.seed(42)
+    random.shuffle(docs)
+    chars = sorted(set("".join(docs)))
+    bos = len(chars)
+    counts = [[1] * (bos + 1) for _ in range(bos + 1)]
+    for doc in docs:
+        ids = [bos] + [chars.index(ch) for ch in doc] + [bos]
+        for a, b in zip(ids, ids[1:]):
+            counts[a][b] += 1
+    return chars, counts
+
+
+def loss(name: str) -> float:
+    chars, counts = table()
+    bos = len(chars)
+    ids = [bos] + [chars.index(ch) for ch in name] + [bos]
+    return sum(-math.log(counts[a][b] / sum(counts[a])) for a, b in zip(ids, ids[1:])) / (len(ids) - 1)
+
+
+def test_bigram_table_opens_rows_by_keyboard_and_click(server, page: Page):
+    chars, counts = table()
+    page.goto(server.url + PAGES[0])
+    widget = page.locator('[data-widget="bigram-table"]')
+    total = widget.locator('[data-readout="total"]')
+    e = chars.index("e")
+    expect(total).to_have_attribute("data-value", str(sum(counts[e])))
+    # Keyboard: focus the map's cell, walk down two rows and right one column.
+    widget.locator("td[tabindex='0']").focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    expect(total).to_have_attribute("data-value", str(sum(counts[e + 2])))
+    cell = widget.locator('[data-readout="cell"]')
+    expect(cell).to_contain_text(f"counts[{e + 2}][1]")
+    assert number(cell.inner_text().rsplit(" ", 1)[1]) == counts[e + 2][1]
+    # A click (or tap) on a cell opens its row; the list reads the counts.
+    q, u = chars.index("q"), chars.index("u")
+    widget.locator(f'td[data-row="{q}"][data-col="{u}"]').click()
+    expect(total).to_have_attribute("data-value", str(sum(counts[q])))
+    assert widget.locator('tr[data-next="u"] td[data-count]').inner_text() == str(counts[q][u])
+    # The mistake: counting from 0 leaves the never-seen pairs at 0.
+    widget.get_by_label("Try starting the counts at 0").check()
+    zeros = sum(1 for row in counts for c in row if c == 1)
+    expect(widget.locator(".bt-legend")).to_have_attribute("data-zeros", str(zeros))
+    assert widget.locator('tr[data-next="u"] td[data-count]').inner_text() == str(counts[q][u] - 1)
+
+
+def test_bigram_table_rows_as_probabilities(server, page: Page):
+    chars, counts = table()
+    page.goto(server.url + PAGES[1])
+    widget = page.locator('[data-widget="bigram-table"]')
+    q, u = chars.index("q"), chars.index("u")
+    prob = widget.locator('tr[data-next="u"] td[data-prob]')
+    assert float(prob.get_attribute("data-prob")) == pytest.approx(counts[q][u] / sum(counts[q]))
+    assert number(prob.inner_text()) == pytest.approx(counts[q][u] / sum(counts[q]), abs=5e-5)
+    assert float(widget.locator('[data-readout="sum"]').get_attribute("data-value")) == pytest.approx(1)
+    widget.get_by_label("Open row").select_option(label="'a'")
+    assert float(widget.locator('[data-readout="total"]').get_attribute("data-value")) == sum(counts[0])
+    widget.get_by_label("Try dividing by the whole table's total").check()
+    grand = sum(map(sum, counts))
+    assert float(widget.locator('[data-readout="sum"]').get_attribute("data-value")) == pytest.approx(
+        sum(counts[0]) / grand)
+
+
+def test_name_surprise_scores_typed_names_and_mistakes(server, page: Page):
+    page.goto(server.url + PAGES[2])
+    widget = page.locator('[data-widget="name-surprise"]')
+    out = widget.locator('[data-readout="loss-A"]')
+    assert float(out.get_attribute("data-value")) == pytest.approx(loss("emma"))
+    widget.get_by_label("Name").fill("olivia")
+    expect(out).to_contain_text(f"{loss('olivia'):.4f}")
+    widget.get_by_label("the sum instead of the mean").check()
+    assert float(out.get_attribute("data-value")) == pytest.approx(loss("olivia") * 7)
+    widget.get_by_label("forget the end pair (last letter, BOS)").check()
+    chars, counts = table()
+    ids = [26] + [chars.index(ch) for ch in "olivia"]
+    want = sum(-math.log(counts[a][b] / sum(counts[a])) for a, b in zip(ids, ids[1:])) / 6
+    assert float(out.get_attribute("data-value")) == pytest.approx(want)
+    widget.get_by_label("log p without the minus").check()
+    assert float(out.get_attribute("data-value")) == pytest.approx(-loss("olivia"))
+    # The example buttons fill the name in.
+    widget.get_by_role("button", name="xzqj").click()
+    widget.get_by_label("the right loss: mean of −log p").check()
+    assert float(out.get_attribute("data-value")) == pytest.approx(loss("xzqj"))
+
+
+def test_name_surprise_compares_two_names(server, page: Page):
+    page.goto(server.url + PAGES[4])
+    widget = page.locator('[data-widget="name-surprise"]')
+    a = float(widget.locator('[data-readout="loss-A"]').get_attribute("data-value"))
+    b = float(widget.locator('[data-readout="loss-B"]').get_attribute("data-value"))
+    assert (a, b) == (pytest.approx(loss("olivia")), pytest.approx(loss("anananananana")))
+    assert b < a
+    expect(widget.locator('[data-readout="note-B"]')).to_contain_text("comes 6 times")
+
+
+@cache
+def train0_names() -> list[str]:
+    lines = run_script(default_course_path() / "train0.py", names_file())
+    return [line.split(": ", 1)[1] for line in lines if line.startswith("sample ")]
+
+
+def test_sample_steps_draws_train0s_names(server, page: Page):
+    page.goto(server.url + PAGES[3])
+    widget = page.locator('[data-widget="sample-steps"]')
+    counter = widget.locator('[data-readout="counter"]')
+    first = train0_names()[0]
+    expect(counter).to_have_text(f"draw 0 / {len(first) + 1}")
+    draw = widget.get_by_role("button", name="Draw the next token")
+    draw.click()
+    expect(widget.locator("[data-name]")).to_have_attribute("data-name", first[0])
+    draw.focus()
+    page.keyboard.press("ArrowRight")
+    expect(widget.locator("[data-name]")).to_have_attribute("data-name", first[:2])
+    expect(counter).to_have_text(f"draw 2 / {len(first) + 1}")
+    widget.get_by_role("button", name="Whole name").click()
+    expect(widget.locator("[data-name]")).to_have_attribute("data-name", first)
+    expect(widget.locator('[data-readout="explain"]')).to_have_attribute("data-done", "true")
+    # Another of the 20 names, then the mistake: the likeliest token every time.
+    widget.get_by_label("Name").select_option(label="sample 5")
+    widget.get_by_role("button", name="Whole name").click()
+    expect(widget.locator("[data-name]")).to_have_attribute("data-name", train0_names()[4])
+    widget.get_by_label("Try always taking the likeliest token").check()
+    widget.get_by_role("button", name="Whole name").click()
+    expect(widget.locator("[data-name]")).to_have_attribute("data-name", "a")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("path", PAGES)
+def test_module_2_pages_pass_axe_and_fit_360px(server, browser: Browser, path, scheme):
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 360, "height": 800})
+    page = context.new_page()
+    page.goto(server.url + path)
+    page.wait_for_load_state("load")  # not "networkidle": Python may still be downloading
+    expect(page.locator("[data-widget][data-mounted]")).to_have_count(1)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.add_script_tag(content=AXE.read_text())
+    result = page.evaluate("""async () => {
+        const summary = r => r.violations.map(v => ({id: v.id, help: v.help,
+            nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + n.failureSummary)}));
+        // The whole page; CodeMirror's scroller is checked for everything but that one rule,
+        // as in test_pages_in_browser.py.
+        const tags = {runOnly: ['wcag2a', 'wcag2aa', 'wcag21aa']};
+        const all = await axe.run(document,
+            {...tags, rules: {'scrollable-region-focusable': {enabled: false}}});
+        return summary(all);
+    }""")
+    context.close()
+    assert result == [], json.dumps(result, indent=1)
