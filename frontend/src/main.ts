@@ -97,6 +97,13 @@ function setUpLesson(progress: Progress): void {
   setUpStuck(build, exercise, progress, editor);
 }
 
+/** Scroll a lesson's program listing (not the page) to the first line this lesson teaches. */
+function showThisLessonsLines(): void {
+  const frame = document.querySelector<HTMLElement>("#unlocked .program-frame");
+  const first = frame?.querySelector<HTMLElement>("li.this");
+  if (frame && first) frame.scrollTop = Math.max(0, first.offsetTop - frame.offsetTop - 24);
+}
+
 function main(): void {
   const course = json<CourseSummary>("course-data");
   if (!course) return;
@@ -104,6 +111,7 @@ function main(): void {
   showProgress(progress, course);
   progress.onChange(() => showProgress(progress, course));
   setUpProgressTools(progress);
+  showThisLessonsLines();
   setUpLesson(progress);
   const quiz = json<Parameters<typeof setUpQuiz>[0]>("quiz-data");
   if (quiz) setUpQuiz(quiz, (id) => id.split("-q")[0], progress);
