@@ -289,14 +289,14 @@ class Builder {
   /** Value.__add__(self, other) */
   private valueAdd(self: GraphNode, other: Val): Val {
     const o = other.kind === "value" ? other.node : this.wrap(other);
-    return { kind: "value", node: this.make("op", "+", `${inside(self, PREC.add)} + ${inside(o, PREC.add, true)}`,
+    return { kind: "value", node: this.make("op", "add", `${inside(self, PREC.add)} + ${inside(o, PREC.add, true)}`,
       "add", self.data + o.data, [self, o], PREC.add) };
   }
 
   /** Value.__mul__(self, other) */
   private valueMul(self: GraphNode, other: Val): Val {
     const o = other.kind === "value" ? other.node : this.wrap(other);
-    return { kind: "value", node: this.make("op", "×", `${inside(self, PREC.mul)} * ${inside(o, PREC.mul, true)}`,
+    return { kind: "value", node: this.make("op", "mul", `${inside(self, PREC.mul)} * ${inside(o, PREC.mul, true)}`,
       "mul", self.data * o.data, [self, o], PREC.mul) };
   }
 
@@ -349,7 +349,7 @@ class Builder {
       return { kind: "num", value: powerOf(x.value, n.value), isInt: x.isInt && n.isInt && n.value >= 0 };
     }
     const self = x.node;
-    return { kind: "value", node: this.make("op", `** ${codeNumber(n.value)}`,
+    return { kind: "value", node: this.make("op", `pow ${formatNumber(n.value)}`,
       `${inside(self, PREC.pow)} ** ${codeNumber(n.value)}`, "pow", powerOf(self.data, n.value), [self], PREC.pow) };
   }
 }
@@ -532,7 +532,9 @@ function mountExpressionGraph(root: HTMLElement, params: Params): void {
     else if (node.kind === "number") item.append(code, `: the number ${data}, a leaf.`);
     else if (node.kind === "wrapped") item.append(code, `: data ${data}. The plain number ${data}, wrapped into a new Value: a leaf.`);
     else if (mode === "value") {
-      item.append(code, `: data ${data}, a ${node.opName} node with children `, ...joinCodes(node.children.map(childName)), ".");
+      const article = node.opName === "add" ? "an" : "a";
+      item.append(code, `: data ${data}, ${article} ${node.opName} node with ${node.children.length === 1 ? "the child" : "children"} `,
+        ...joinCodes(node.children.map(childName)), ".");
     } else {
       item.append(code, `: data ${data}, made by ${node.label} from `, ...joinCodes(node.children.map(childName)), ".");
     }
@@ -586,6 +588,19 @@ function mountExpressionGraph(root: HTMLElement, params: Params): void {
     return graph;
   }
 
+  /** With a mistake switched on: what microgpt's own Value gives for the same expression. */
+  function correctNote(text: string, got: number): string {
+    if (mistake === null) return "";
+    try {
+      const right = new Builder(variables, null).value(parse(text, names));
+      const want = right.kind === "value" ? right.node.data : right.value;
+      return want === got ? " Here the mistake changes nothing."
+        : ` With microgpt's Value the output would be ${formatNumber(want)}: the mistake changed the result.`;
+    } catch {
+      return "";
+    }
+  }
+
   function update(): void {
     const text = input.value;
     let output: GraphNode | null = null;
@@ -615,7 +630,8 @@ function mountExpressionGraph(root: HTMLElement, params: Params): void {
         const arrows = order.reduce((sum, node) => sum + node.children.length, 0);
         const wrapped = order.filter((node) => node.kind === "wrapped").length;
         status.textContent = `${order.length} nodes and ${arrows} arrows. The output's data is ${formatNumber(output.data)}.`
-          + (wrapped ? ` ${wrapped === 1 ? "One plain number was" : `${wrapped} plain numbers were`} wrapped into new Values.` : "");
+          + (wrapped ? ` ${wrapped === 1 ? "One plain number was wrapped into a new Value" : `${wrapped} plain numbers were wrapped into new Values`}.` : "")
+          + correctNote(text, output.data);
         status.classList.remove("eg-problem");
         input.removeAttribute("aria-invalid");
         figure.replaceChildren(draw(order, output));
