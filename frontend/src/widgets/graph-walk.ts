@@ -80,6 +80,10 @@ function paths(nodes: Map<string, GraphNode>, output: string, name: string): str
   return found;
 }
 
+function andList(names: string[]): string {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
 // ---- The two walks ------------------------------------------------------------------------------
 
 function visitTrace(nodes: Map<string, GraphNode>, output: string, withSeen: boolean): Step[] {
@@ -126,7 +130,7 @@ function visitTrace(nodes: Map<string, GraphNode>, output: string, withSeen: boo
   visit(output);
   const repeated = [...new Set(order.filter((n, i) => order.indexOf(n) !== i))];
   push(output, repeated.length
-    ? `Done: ${calls} calls, and ${order.length} entries for ${nodes.size} Values: ${repeated.join(", ")} ${repeated.length === 1 ? "is" : "are"} listed twice.`
+    ? `Done: ${calls} calls, and ${order.length} entries for ${nodes.size} Values: ${andList(repeated)} ${repeated.length === 1 ? "is" : "are"} listed more than once.`
     : `Done: ${calls} calls, and each of the ${nodes.size} Values is in order once, after its children.`, repeated.length > 0);
   return steps;
 }
@@ -158,7 +162,7 @@ function pathsTrace(nodes: Map<string, GraphNode>, output: string, forwards: boo
       const waiting = walk.slice(index + 1).filter((later) => (nodes.get(later) as GraphNode).args.includes(name));
       if (waiting.length) {
         bad = true;
-        caption += ` Too early: ${waiting.join(" and ")} ${waiting.length === 1 ? "uses" : "use"} ${name} but ${waiting.length === 1 ? "comes" : "come"} later in this walk, so ${name}'s count was not complete yet.`;
+        caption += ` Too early: ${andList(waiting)} ${waiting.length === 1 ? "uses" : "use"} ${name} but ${waiting.length === 1 ? "comes" : "come"} later in this walk, so ${name}'s count was not complete yet.`;
       }
     }
     steps.push({ node: name, stack: [], seen: [], order: walk, calls: index + 1, counts: new Map(counts), handed: node.args, caption, bad });
