@@ -400,9 +400,10 @@ function mountGraphWalk(root: HTMLElement, params: Params): void {
   toEnd.addEventListener("click", () => go(steps.length - 1));
   reset.addEventListener("click", () => go(0));
   toggle.addEventListener("change", () => {
+    const atEnd = step > 0 && step === steps.length - 1;
     mistake = toggle.checked;
     rebuild();
-    go(Math.min(step, steps.length - 1));
+    go(atEnd ? steps.length - 1 : Math.min(step, steps.length - 1));
   });
   walker.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;

@@ -339,9 +339,10 @@ function mountSortGame(root: HTMLElement, params: Params): void {
   toEnd.addEventListener("click", () => go(steps.length - 1));
   reset.addEventListener("click", () => go(0));
   toggle.addEventListener("change", () => {
+    const atEnd = step > 0 && step === steps.length - 1;
     early = toggle.checked;
     steps = trace(puzzle, early);
-    go(Math.min(step, steps.length - 1));
+    go(atEnd ? steps.length - 1 : Math.min(step, steps.length - 1));
   });
   algorithm.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;

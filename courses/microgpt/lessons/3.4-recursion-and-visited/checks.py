@@ -32,9 +32,9 @@ INVERTED = ("The list stays empty: visit() skips every Value. The condition is t
             "round: do the work only if node is NOT in seen yet.")
 LIST = ("The order is right, but visit() looks a Value up in a list: `node not in ...` compares "
         "node with the Values in the list one by one, {compared} times here for {n} Values. "
-        "microgpt's first graph has 93,895 Values, and that would be billions of comparisons on "
-        "every training step. A set finds a Value at once, however many it holds: make seen a "
-        "set(), and ask it.")
+        "microgpt's graph for one name has 60,000 to 95,000 Values, and that would be billions "
+        "of comparisons on every training step. A set finds a Value at once, however many it "
+        "holds: make seen a set(), and ask it.")
 REPEAT = ("visit() lists each Value once, but still goes down through a Value every time it "
           "reaches it: {expanded} times for the {n} Values of this {what}. Check seen first, "
           "before the loop, so that a Value already visited is skipped at once.")
