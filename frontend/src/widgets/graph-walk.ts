@@ -94,7 +94,7 @@ function visitTrace(nodes: Map<string, GraphNode>, output: string, withSeen: boo
   const none = new Map<string, number>();
   const steps: Step[] = [{
     node: null, stack: [], seen: [], order: [], calls: 0, counts: none, handed: [], bad: false,
-    caption: `Press Step (or →) to call visit(${output}). order and seen start empty.`,
+    caption: `Press Step (or →) to call visit(${output}). ${withSeen ? "order and seen start" : "order starts"} empty.`,
   }];
   const push = (node: string, caption: string, bad = false): void => {
     steps.push({ node, stack: [...stack], seen: [...seen], order: [...order], calls, counts: none, handed: [], caption, bad });
