@@ -1,0 +1,164 @@
+"""Checks for lesson 3.1: a class Value whose objects keep their number and their children.
+
+Each check makes Values the way later lessons will, and reads back what they kept. When making a
+Value fails, `_make` turns the classic slips (no `self`, no defaults, `__init__` misspelt, `==`
+for `=`) into a sentence a beginner can act on. The last check builds d = a * b + c by hand and
+walks it down from d, as every later lesson of this module does.
+"""
+from linebyline.runtime import CheckFailed, calling, check, fail, number, shown
+
+NO_CLASS = ("There is no class called Value yet. TODO 1 starts it: the keyword `class`, the "
+            "name Value (capital V), and a colon at the end of the line.")
+NOT_A_CLASS = ("`Value` exists, but it is {what}, not a class. Start it with the keyword "
+               "`class`: `class Value:`, then put __init__ inside it, indented.")
+OTHER_CASE = ("Your code defines `{name}`, but not `Value`. Python tells capital letters apart, "
+              "and the rest of microgpt says `Value`: rename it.")
+NO_INIT = ("`Value(2.0)` raised TypeError: Value takes no number yet, because Python finds no "
+           "method called __init__ in the class. Write it inside the class (TODO 2), or if you "
+           "did, check its spelling: two underscores before and two after, `__init__`, and the "
+           "def indented under `class Value:`.")
+NO_DEFAULTS = ("`Value(2.0)` raised TypeError: __init__ insists on children and local_grads "
+               "too. A number typed in directly is made from nothing, so Value(2.0) must work "
+               "with just its number: give both the default value () in the def line, as in "
+               "`children=()`.")
+NO_SELF = ("`Value(2.0)` raised NameError: inside __init__ there is no `self`. Python hands "
+           "__init__ the new Value first, before the number, so the first parameter of the def "
+           "line must be `self`: `def __init__(self, data, ...)`.")
+COMPARED = ("`Value(2.0)` raised AttributeError: __init__ reads self.data before anything was "
+            "stored there. One `=` stores a value (`self.data = data`); two, `==`, only compare "
+            "two values, and the new Value has no data yet to compare.")
+NO_DATA = ("`Value(2.0)` made a Value without a `.data`. Inside __init__ the number is in the "
+           "parameter `data`, which is gone when __init__ ends; to keep it, store it on the new "
+           "Value itself: `self.data = data`. A plain `data = data` only renames it inside "
+           "__init__.")
+UNDERSCORE = ("`Value(2.0)` keeps its children as `.children`, but the rest of microgpt reads "
+              "`._children`, with an underscore in front (a habit that says: used by Value's own "
+              "code). Store them as `self._children`.")
+NO_CHILDREN = ("`Value(2.0)` made a Value without `._children`. Store the children on the new "
+               "Value too: `self._children = children`.")
+
+
+def _value_class(code):
+    """The learner's class Value, or a failure saying what is there instead."""
+    try:
+        value_class = code.Value
+    except CheckFailed:
+        for name in ("value", "VALUE", "Values", "values"):
+            try:
+                getattr(code, name)
+            except CheckFailed:
+                continue
+            fail(OTHER_CASE.format(name=name))
+        fail(NO_CLASS)
+    if not isinstance(value_class, type):
+        fail(NOT_A_CLASS.format(what="a function" if callable(value_class) else shown(value_class)))
+    return value_class
+
+
+def _make(call, make):
+    """Make a Value with `make()`; the classic slips in __init__ become plain sentences."""
+    try:
+        with calling(call):
+            return make()
+    except TypeError as error:
+        text = str(error)
+        if "takes no arguments" in text:
+            fail(NO_INIT)
+        if "missing" in text and "required positional argument" in text and call == "Value(2.0)":
+            fail(NO_DEFAULTS)
+        raise
+    except NameError as error:
+        if "'self'" in str(error):
+            fail(NO_SELF)
+        raise
+    except AttributeError as error:
+        if "'data'" in str(error):
+            fail(COMPARED)
+        raise
+
+
+@check("Value is a class")
+def _(code):
+    _value_class(code)
+
+
+@check("Value(2.0) keeps its number")
+def _(code):
+    Value = _value_class(code)
+    for x in (2.0, -3.5):
+        call = f"Value({x!r})"
+        v = _make(call, lambda x=x: Value(x))
+        if not hasattr(v, "data"):
+            fail(NO_DATA if x == 2.0 else NO_DATA.replace("Value(2.0)", call))
+        if v.data != x:
+            fail(f"`{call}.data` should be {number(x)}, the number the Value was made with, but it "
+                 f"is {shown(v.data)}. Store the parameter data itself: `self.data = data`.")
+
+
+@check("a new Value has no children")
+def _(code):
+    Value = _value_class(code)
+    v = _make("Value(2.0)", lambda: Value(2.0))
+    if not hasattr(v, "_children"):
+        fail(UNDERSCORE if "children" in getattr(v, "__dict__", {}) else NO_CHILDREN)
+    kids = v._children
+    if kids is None:
+        fail("`Value(2.0)._children` is None, but should be an empty tuple (). Later lessons loop "
+             "over the children of every Value, and a loop over None fails: make the default "
+             "`children=()`.")
+    if not isinstance(kids, (tuple, list)) or len(kids) != 0:
+        fail(f"`Value(2.0)._children` is {shown(kids)}, but should be an empty tuple (): a number "
+             "typed in directly is made from no other Values. Store the parameter children, "
+             "whose default is ().")
+
+
+@check("e = Value(-6.0, (a, b)) remembers a and b")
+def _(code):
+    Value = _value_class(code)
+    a = _make("Value(2.0)", lambda: Value(2.0))
+    b = _make("Value(-3.0)", lambda: Value(-3.0))
+    e = _make("Value(-6.0, (a, b))", lambda: Value(-6.0, (a, b)))
+    if e.data != -6.0:
+        fail(f"`e = Value(-6.0, (a, b))` should keep data -6, but e.data is {shown(e.data)}. The "
+             "number comes first, the children second: store each on self under its own name.")
+    kids = e._children
+    if not isinstance(kids, (tuple, list)) or len(kids) != 2:
+        fail(f"`e = Value(-6.0, (a, b))` should keep its two children, but e._children is "
+             f"{shown(kids)}. Store the parameter children as it comes: "
+             "`self._children = children`.")
+    if kids[0] is not a or kids[1] is not b:
+        fail("`e = Value(-6.0, (a, b))` should keep a and b themselves as its children, in that "
+             f"order, but e._children holds {shown([getattr(k, 'data', k) for k in kids])} in "
+             "other objects. Store the very tuple it was given.")
+
+
+@check("d = a * b + c, made by hand and walked from d")
+def _(code):
+    Value = _value_class(code)
+    a, b, c = (_make(f"Value({x!r})", lambda x=x: Value(x)) for x in (2.0, -3.0, 10.0))
+    e = _make("e = Value(a.data * b.data, (a, b), (b.data, a.data))",
+              lambda: Value(a.data * b.data, (a, b), (b.data, a.data)))
+    d = _make("d = Value(e.data + c.data, (e, c), (1, 1))",
+              lambda: Value(e.data + c.data, (e, c), (1, 1)))
+    if not hasattr(d, "_local_grads"):
+        fail("`d = Value(e.data + c.data, (e, c), (1, 1))` made a Value without "
+             "`._local_grads`. Keep the third thing too, `self._local_grads = local_grads`: "
+             "module 7 uses it, and the lessons after this one pass it on.")
+    if tuple(d._local_grads) != (1, 1) or tuple(Value(2.0)._local_grads) != ():
+        fail(f"`d = Value(e.data + c.data, (e, c), (1, 1))` should keep local_grads (1, 1), and "
+             f"a new Value (), but they are {shown(d._local_grads)} and "
+             f"{shown(Value(2.0)._local_grads)}. Store the parameter as it comes.")
+
+    found = []
+
+    def walk(node):  # down from d: every Value d was made from, children first
+        for child in node._children:
+            walk(child)
+        found.append(node)
+
+    walk(d)
+    leaves = [node.data for node in found if not node._children]
+    if [node.data for node in found] != [2.0, -3.0, -6.0, 10.0, 4.0] or leaves != [2.0, -3.0, 10.0]:
+        fail(f"Walking down from d should meet 2, -3, -6, 10 and 4, but met "
+             f"{shown([node.data for node in found])}.")
+    return "From d, every number it was made from can be reached: 2, -3, 10, then -6 and 4."

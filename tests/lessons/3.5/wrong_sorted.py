@@ -1,0 +1,53 @@
+"""Lesson 3.5, sorted(order, reverse=True): Values cannot be compared with <."""
+# expect: fail | backward() counts from self | sorted() puts Values in order
+# --- autograd: a number that remembers how it was made ---
+class Value:
+    def __init__(self, data, children=(), local_grads=()):
+        self.data = data                  # the number itself
+        self.grad = 0                     # d(loss)/d(this), filled in by backward()
+        self._children = children         # the Values this one was computed from
+        self._local_grads = local_grads   # d(this)/d(child) for each child, as plain numbers
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data + other.data, (self, other), (1, 1))
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data * other.data, (self, other), (other.data, self.data))
+
+    def __pow__(self, n):
+        return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
+
+    def __neg__(self): return self * -1
+    def __radd__(self, other): return self + other
+    def __sub__(self, other): return self + (-other)
+    def __rsub__(self, other): return other + (-self)
+    def __rmul__(self, other): return self * other
+    def __truediv__(self, other): return self * other ** -1
+    def __rtruediv__(self, other): return other * self ** -1
+
+
+    def backward(self):
+        """For every Value below self: how many paths lead from it up to self (kept in grad)."""
+        order, seen = [], set()
+
+        def visit(node):
+            if node not in seen:
+                seen.add(node)
+                for child in node._children:
+                    visit(child)
+                order.append(node)
+
+        visit(self)
+        self.grad = 1
+        for node in sorted(order, reverse=True):
+            for child in node._children:
+                child.grad += node.grad
+
+
+if __name__ == "__main__":
+    x = Value(3.0)
+    y = x * x + x
+    y.backward()
+    print(x.grad)
