@@ -28,6 +28,11 @@ def markdown(text: str) -> str:
     return _markdown.render(text)
 
 
+def inline_markdown(text: str) -> str:
+    """One line of Markdown (`code`, *emphasis*) to HTML, without a paragraph around it."""
+    return _markdown.renderInline(text)
+
+
 def lesson_url(lesson: Lesson) -> str:
     return reverse("lesson", args=[f"{lesson.number}-{lesson.slug}"])
 
@@ -200,6 +205,12 @@ class CourseView:
                 item["tolerance"] = question.tolerance
             questions.append(item)
         return questions
+
+    def quiz_view(self, quiz: tuple, data: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """What the quiz template shows: each question's prompt and choices as inline HTML."""
+        return [{"id": item["id"], "kind": question.kind, "prompt": inline_markdown(question.prompt),
+                 "choices": [inline_markdown(choice.text) for choice in question.choices]}
+                for question, item in zip(quiz, data)]
 
 
 class _Cache:

@@ -67,7 +67,7 @@ def lesson_page(request: HttpRequest, path: str) -> HttpResponse:
         "widget_params": view.widget_params(lesson),
         "widget_assets": widget_assets(lesson.explore.kind),
         "watch": view.html(lesson.watch),
-        "quiz": list(zip(lesson.quiz, view.quiz_data(lesson))),
+        "quiz": view.quiz_view(lesson.quiz, view.quiz_data(lesson)),
         "quiz_data": view.quiz_data(lesson),
         "exercise": view.exercise_data(lesson),
         "rows": view.program_rows(lesson),
@@ -111,7 +111,7 @@ def module_review(request: HttpRequest, number: int) -> HttpResponse:
     if problems:
         return render(request, "linebyline/course_errors.html", {"errors": problems}, status=500)
     lessons = [{"lesson": lesson, "url": lesson_url(lesson),
-                "quiz": list(zip(lesson.quiz, view.quiz_data(lesson))),
+                "quiz": view.quiz_view(lesson.quiz, view.quiz_data(lesson)),
                 "lines": len(view.learned_lines(lesson))} for lesson in module.lessons]
     review_quiz = view.review_quiz_data(module)
     quiz_data = review_quiz + [item for lesson in module.lessons for item in view.quiz_data(lesson)]
@@ -119,7 +119,7 @@ def module_review(request: HttpRequest, number: int) -> HttpResponse:
     return render(request, "linebyline/review.html", {
         "view": view, "module": module, "lessons": lessons, "quiz_data": quiz_data,
         "summary": view.html(module.review.summary) if module.review else "",
-        "review_quiz": list(zip(module.review.quiz, review_quiz)) if module.review else [],
+        "review_quiz": view.quiz_view(module.review.quiz, review_quiz) if module.review else [],
         "line_count": len(lines),
         "rows": [row for row in view.program_rows() if row["number"] in lines],
         "next_module": view.next_module(module)})
