@@ -18,7 +18,7 @@ const MISTAKE_TEXT: Record<Exclude<Mistake, "none">, string> = {
   "one-sided": "One-sided nudge: (f(x + h) − f(x)) / h",
   "half-run": "Divide by h instead of 2h",
   "no-restore": "Forget to put x back after nudging",
-  "wrong-rule": "A wrong rule (log x for log, x for exp, …)",
+  "wrong-rule": "A wrong rule: log x as log's slope, x as exp's",
   "add-rates": "Add the chain's rates instead of multiplying",
 };
 const AGREE = 1e-4; // the same tolerance as the Python side (slope_plot.py)
@@ -79,8 +79,8 @@ function stepValue(step: Step, x: number): number {
 /** How fast a step's output moves when its input moves: the rule, or the classic wrong one. */
 function stepRate(step: Step, x: number, wrong: boolean): number {
   switch (step.op) {
-    case "add": return wrong ? step.k : 1;
-    case "mul": return wrong ? x : step.k;
+    case "add": return 1; // add and mul have no classic wrong rule here
+    case "mul": return step.k;
     case "pow": return wrong ? Math.pow(x, step.k - 1) : step.k * Math.pow(x, step.k - 1);
     case "log": return x > 0 ? (wrong ? Math.log(x) : 1 / x) : Number.NaN;
     case "exp": return wrong ? x : Math.exp(x);
@@ -157,8 +157,8 @@ function stepText(step: Step, name: string): string {
 function rateText(step: Step, name: string, wrong: boolean): string {
   const k = formatNumber(step.k);
   switch (step.op) {
-    case "add": return wrong ? `${k} (the constant: wrong)` : "1";
-    case "mul": return wrong ? `${name} (its own number: wrong)` : k;
+    case "add": return "1";
+    case "mul": return k;
     case "pow": return wrong ? `${name}^${formatNumber(step.k - 1)} (n missing: wrong)` : `${k} · ${name}^${formatNumber(step.k - 1)}`;
     case "log": return wrong ? `log ${name} (wrong)` : `1 / ${name}`;
     case "exp": return wrong ? `${name} (wrong)` : `e^${name}`;
@@ -266,7 +266,7 @@ function makePlot(titleId: string): Plot {
     draw(curve, x, homeX, rule, m) {
       if (curve !== drawn) { drawCurve(curve); drawn = curve; }
       const fx = curveValue(curve, x);
-      line(tangent, x, fx, rule);
+      line(tangent, homeX, curveValue(curve, homeX), rule);
       line(secant, m.left, m.fLeft, m.slope);
       point(left, m.left, m.fLeft);
       point(right, m.right, m.fRight);
@@ -434,7 +434,8 @@ function mountSlopePlot(root: HTMLElement, params: Params): void {
     const home = Number((Number.isFinite(raw) ? raw : curve.range.start).toFixed(decimalsOf(curve.range.step)));
     const nudge = Number(select.value) || choices[0];
     const x = mistake === "no-restore" ? home - drift * nudge : home;
-    const rule = ruleSlope(curve, x, mistake);
+    // The rule answers the question asked, at home; a drifted measurement answers another one.
+    const rule = ruleSlope(curve, home, mistake);
     const m = measure(curve, x, nudge, mistake);
     const fx = curveValue(curve, x);
 
@@ -446,14 +447,15 @@ function mountSlopePlot(root: HTMLElement, params: Params): void {
     set(ruleOut, rule);
     set(nudgeOut, m.slope);
     const gap = Math.abs(rule - m.slope);
-    set(gapOut, gap, defined(gap) ? precise(gap) : "undefined here");
+    set(gapOut, gap, !defined(gap) ? "undefined here" : gap === 0 ? "0"
+      : gap < 1e-6 ? "less than 0.000001" : precise(gap));
 
     const wrong = mistake === "wrong-rule";
-    const parts = links(curve, x, wrong);
+    const parts = links(curve, home, wrong);
     if (curve.rule !== null && mistake !== "wrong-rule" && mistake !== "add-rates") {
-      ruleHow.replaceChildren(`rule: ${curve.rule}, at x = ${formatNumber(x)}: ${formatNumber(rule)}`);
+      ruleHow.replaceChildren(`rule: ${curve.rule}, at x = ${formatNumber(home)}: ${formatNumber(rule)}`);
     } else if (curve.steps.length === 1) {
-      ruleHow.replaceChildren(`rule: ${rateText(curve.steps[0], "x", wrong)}, at x = ${formatNumber(x)}: ${formatNumber(rule)}`);
+      ruleHow.replaceChildren(`rule: ${rateText(curve.steps[0], "x", wrong)}, at x = ${formatNumber(home)}: ${formatNumber(rule)}`);
     } else {
       const rows = parts.map((link, i) => h("li", {},
         `${NAMES[i + 1] && i < parts.length - 1 ? NAMES[i + 1] : "y"} = ${stepText(curve.steps[i], NAMES[i])} = ${formatNumber(link.output)}: rate ${rateText(curve.steps[i], NAMES[i], wrong)} = ${formatNumber(link.rate)}`));
@@ -469,7 +471,7 @@ function mountSlopePlot(root: HTMLElement, params: Params): void {
     verdict.textContent = verdictText(curve, mistake, ok, { home, x, nudge, drift, fx, rule, slope: m.slope });
     verdict.dataset.tone = ok && mistake === "none" ? "good" : "warn";
     again.hidden = mistake !== "no-restore";
-    title.textContent = `${curve.label} from x = ${formatNumber(curve.range.min)} to ${formatNumber(curve.range.max)}: the tangent at x = ${formatNumber(x)} has slope ${formatNumber(rule)}; nudging by h = ${hText(nudge)} measures ${formatNumber(m.slope)}.`;
+    title.textContent = `${curve.label} from x = ${formatNumber(curve.range.min)} to ${formatNumber(curve.range.max)}: the tangent at x = ${formatNumber(home)} has slope ${formatNumber(rule)}; nudging by h = ${hText(nudge)} measures ${formatNumber(m.slope)}.`;
     plot.draw(curve, x, home, rule, m);
   }
 
