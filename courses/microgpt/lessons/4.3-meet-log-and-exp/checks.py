@@ -124,8 +124,9 @@ def _(code):
     chars, BOS = code.chars, code.BOS
     docs = [line.strip() for line in open("input.txt", encoding="utf-8") if line.strip()]
     real = [[1.0] * len(code.counts) for _ in code.counts]
+    ids = {ch: i for i, ch in enumerate(chars)}
     for doc in docs:
-        tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
+        tokens = [BOS] + [ids[ch] for ch in doc] + [BOS]
         for x, y in zip(tokens, tokens[1:]):
             real[x][y] += 1
     rows = {r: dict(enumerate(row)) for r, row in enumerate(real)}

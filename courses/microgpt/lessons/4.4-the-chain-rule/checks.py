@@ -49,7 +49,15 @@ def _call(code, h, dlogits, matrix):
     call = f"fc2_grads({shown(h)}, {shown(dlogits)})"
     with _Weights(code, matrix):
         with calling(f"{call}` with `weights['mlp_fc2'] = {shown(matrix)}"):
-            got = code.fc2_grads(list(h), list(dlogits))
+            try:
+                got = code.fc2_grads(list(h), list(dlogits))
+            except IndexError:
+                if len(h) == len(dlogits):
+                    raise
+                fail(f"`{call}` raised IndexError: a list was indexed past its end. "
+                     f"grads['mlp_fc2'] has one row per logit ({len(dlogits)}) and one number per "
+                     f"input in each row ({len(h)}): the gradient of fc2[i][j] is "
+                     "grads['mlp_fc2'][i][j], row i first.")
     return call, got
 
 

@@ -42,8 +42,8 @@ def _call(code, h, dlogits, matrix):
                 if len(h) != len(dlogits):
                     fail(f"`{call}` with `weights['mlp_fc2'] = {shown(matrix)}` raised IndexError: "
                          f"a list was indexed past its end. h has {len(h)} numbers but there are "
-                         f"{len(dlogits)} logits: is dh made with one 0.0 per number of h, "
-                         "`[0.0] * len(h)`?")
+                         f"{len(dlogits)} logits: is dh made inside fc2_backward, with one 0.0 "
+                         "per number of h, `[0.0] * len(h)`?")
                 raise
     if not isinstance(result, tuple) or len(result) != 2:
         fail(f"`{call}` returned {shown(result)}, but should return two things, as the starter's "

@@ -74,6 +74,10 @@ def _(code):
     on = [j for j, hj in enumerate(h) if hj > 0]
     if _rows_zero(grads, off) and not any(_rows_zero(grads, [j]) for j in on):
         return "h[1] sits exactly at relu's corner and h[4] below it: both pass nothing on."
+    if _rows_zero(grads, range(len(h))):
+        fail(f"{seen} left every gradient of mlp_fc1 at 0. This check sees the gate through the "
+             "weights' gradients, so write the line that adds d * xk into "
+             "grads['mlp_fc1'][j][k] too.")
     text = (f"{seen}: h is {shown(h)}, so relu was off for h[{off[0]}] and h[{off[1]}] "
             f"(h[{off[0]}] exactly at 0). Their weights should get gradient 0, and every other "
             "weight's gradient should be d times its input")
