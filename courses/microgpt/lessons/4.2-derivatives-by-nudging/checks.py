@@ -5,7 +5,6 @@ time it is called, and returns a known curve of it (x ** 2, x ** 3). So the chec
 learner's code measured, in any order and however it is spelled, and what it left behind. The
 last check nudges the lesson's tiny count model and compares with its exact slope.
 """
-import math
 
 from linebyline.runtime import calling, check, close, fail, number, shown
 

@@ -43,7 +43,7 @@ def _(code):
     chars, BOS = code.chars, code.BOS
     e, m, a = (chars.index(ch) for ch in "ema")
     # after BOS: e counted 3 times, everything else once, so p(e | BOS) = 3 / 29
-    setting = f"every count at 1 except BOS -> 'e', which is 3"
+    setting = "every count at 1 except BOS -> 'e', which is 3"
     with _Counts(code.counts, {BOS: {e: 3.0}}) as counts:
         for token, target in [(BOS, e), (BOS, a), (m, a)]:
             call = f"position_loss({token}, {target}, 5)"
