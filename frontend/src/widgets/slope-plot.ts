@@ -142,12 +142,23 @@ function defined(x: number): boolean {
 
 // ---- Words for the rule ------------------------------------------------------------------
 
+const SUPERSCRIPT: Record<string, string> = {
+  "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵", "6": "⁶", "7": "⁷", "8": "⁸", "9": "⁹", "-": "⁻",
+};
+
+/** name to the power k, as a learner writes it: x², x⁻¹, x (for k = 1), x^0.5. */
+function power(name: string, k: number): string {
+  if (k === 1) return name;
+  if (Number.isInteger(k)) return name + String(k).split("").map((c) => SUPERSCRIPT[c] ?? c).join("");
+  return `${name}^${formatNumber(k)}`;
+}
+
 function stepText(step: Step, name: string): string {
   const k = formatNumber(step.k);
   switch (step.op) {
     case "add": return step.k < 0 ? `${name} − ${formatNumber(-step.k)}` : `${name} + ${k}`;
     case "mul": return `${k} · ${name}`;
-    case "pow": return `${name}^${k}`;
+    case "pow": return power(name, step.k);
     case "log": return `log ${name}`;
     case "exp": return `e^${name}`;
     case "relu": return `relu(${name})`;
@@ -159,7 +170,8 @@ function rateText(step: Step, name: string, wrong: boolean): string {
   switch (step.op) {
     case "add": return "1";
     case "mul": return k;
-    case "pow": return wrong ? `${name}^${formatNumber(step.k - 1)} (n missing: wrong)` : `${k} · ${name}^${formatNumber(step.k - 1)}`;
+    case "pow": return wrong ? `${power(name, step.k - 1)} (n missing: wrong)`
+      : step.k === 1 ? "1" : `${k} · ${power(name, step.k - 1)}`;
     case "log": return wrong ? `log ${name} (wrong)` : `1 / ${name}`;
     case "exp": return wrong ? `${name} (wrong)` : `e^${name}`;
     case "relu": return wrong ? `relu(${name}) (its output: wrong)` : `1 if ${name} > 0, else 0`;
@@ -231,9 +243,12 @@ function makePlot(titleId: string): Plot {
     if (yLow < 0 && yHigh > 0) axes.append(svg("line", { class: "sp-zero", x1: inner.x, x2: inner.x + inner.width, y1: r(py(0)), y2: r(py(0)) }));
     if (range.min < 0 && range.max > 0) axes.append(svg("line", { class: "sp-zero", x1: r(px(0)), x2: r(px(0)), y1: inner.y, y2: inner.y + inner.height }));
     const bottom = inner.y + inner.height;
+    // Ticks at the ends of the slider's range (the plot runs a largest nudge beyond them).
     axes.append(
-      svg("text", { class: "sp-tick", x: r(px(range.min)), y: bottom + 17, "text-anchor": "start" }, formatNumber(range.min, 2)),
-      svg("text", { class: "sp-tick", x: r(px(range.max)), y: bottom + 17, "text-anchor": "end" }, formatNumber(range.max, 2)),
+      svg("line", { class: "sp-zero", x1: r(px(curve.range.min)), x2: r(px(curve.range.min)), y1: bottom, y2: bottom + 4 }),
+      svg("line", { class: "sp-zero", x1: r(px(curve.range.max)), x2: r(px(curve.range.max)), y1: bottom, y2: bottom + 4 }),
+      svg("text", { class: "sp-tick", x: r(px(curve.range.min)), y: bottom + 17, "text-anchor": "middle" }, formatNumber(curve.range.min, 2)),
+      svg("text", { class: "sp-tick", x: r(px(curve.range.max)), y: bottom + 17, "text-anchor": "middle" }, formatNumber(curve.range.max, 2)),
       svg("text", { class: "sp-tick", x: inner.x - 5, y: r(py(yHigh) + 10), "text-anchor": "end" }, formatNumber(yHigh, 1)),
       svg("text", { class: "sp-tick", x: inner.x - 5, y: r(py(yLow) - 2), "text-anchor": "end" }, formatNumber(yLow, 1)),
     );
@@ -409,8 +424,8 @@ function mountSlopePlot(root: HTMLElement, params: Params): void {
   const title = h("p", { id: titleId, class: "sp-title" });
   const figure = h("figure", { class: "sp-figure" }, plot.element, h("figcaption", {}, title,
     h("span", { class: "sp-key" },
-      h("span", { class: "sp-key-tangent", "aria-hidden": "true" }), "the rule's slope (tangent) ",
-      h("span", { class: "sp-key-secant", "aria-hidden": "true" }), "the measured slope, from the nudged points")));
+      h("span", { class: "sp-key-item" }, h("span", { class: "sp-key-tangent", "aria-hidden": "true" }), "the rule's slope (tangent)"),
+      h("span", { class: "sp-key-item" }, h("span", { class: "sp-key-secant", "aria-hidden": "true" }), "the measured slope, through the nudged points"))));
   root.append(h("div", { class: "sp" }, controls,
     h("div", { class: "sp-body" }, figure, h("div", {}, numbers, verdict, again))));
 
