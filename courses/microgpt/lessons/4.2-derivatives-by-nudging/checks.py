@@ -135,16 +135,16 @@ def _(code):
         tokens = [BOS] + [chars.index(ch) for ch in name] + [BOS]
         n = len(tokens) - 1
         shown_row = "BOS" if r == BOS else repr(start)
-        call = (f"nudged_slope(name_loss, tokens, n, counts[{shown_row}], {k}, 1e-5)` for "
-                f"{name!r}, nudging the count of {shown_row} -> {letter!r}")
+        call = f"nudged_slope(name_loss, tokens, n, counts[{shown_row}], {k}, 1e-5)"
+        what = f"for {name!r}, nudging the count of {shown_row} -> {letter!r}"
         with calling(call):
             got = code.nudged_slope(code.name_loss, tokens, n, counts[r], k, 1e-5)
         want = _exact_slope(counts, tokens, n, r, k)
         if not isinstance(got, (int, float)) or not close(got, want, rel=1e-4, abs_tol=1e-7):
-            fail(f"`{call}` gave {shown(got)}, but the loss of {name!r} moves at "
+            fail(f"`{call}` {what}, gave {shown(got)}, but the loss of {name!r} moves at "
                  f"{number(want)} when that count moves.")
         if counts != before:
-            fail(f"After `{call}`, the counts are not all back where they were: every nudged "
-                 "number must be put back exactly.")
+            fail(f"After `{call}` {what}, the counts are not all back where they were: every "
+                 "nudged number must be put back exactly.")
     return ("Nudging the count of BOS -> 'e' moves the loss of 'emma' at -0.192593, as the exact "
             "slope says, and every count is back where it was.")

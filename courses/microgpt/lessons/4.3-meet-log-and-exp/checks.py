@@ -47,8 +47,7 @@ def _(code):
     with _Counts(code.counts, {BOS: {e: 3.0}}) as counts:
         for token, target in [(BOS, e), (BOS, a), (m, a)]:
             call = f"position_loss({token}, {target}, 5)"
-            with calling(f"{call}` with {setting}, the ids of {_name(code, token)} and "
-                         f"{_name(code, target)} as token and target`"):
+            with calling(call):
                 got = code.position_loss(token, target, 5)
             count, total = counts[token][target], sum(counts[token])
             p = count / total
@@ -90,7 +89,7 @@ def _(code):
         setting = "the counts of BOS -> 'e', 'e' -> 'e' and 'm' -> 'm' raised to 4, 6 and 2"
         for n in (5, 3):
             call = f"name_loss({shown(tokens)}, {n})"
-            with calling(f"{call}` (the tokens of 'emma') with {setting}`"):
+            with calling(call):
                 got = code.name_loss(tokens, n)
             want = sum(losses[:n]) / n
             if _is_number(got) and close(got, want):
@@ -134,7 +133,7 @@ def _(code):
         for doc in docs[:40]:
             tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
             n = min(16, len(tokens) - 1)
-            with calling(f"name_loss(tokens, {n})` for {doc!r}, with the counts of input.txt`"):
+            with calling(f"name_loss({shown(tokens)}, {n})"):
                 got = code.name_loss(tokens, n)
             want = sum(-math.log(counts[x][y] / sum(counts[x]))
                        for x, y in zip(tokens[:n], tokens[1:n + 1])) / n
