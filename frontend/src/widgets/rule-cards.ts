@@ -47,7 +47,7 @@ function mistake(op: Op, x: number, k: number): { number: number; text: string }
   switch (op) {
     case "add": return { number: k, text: "taking the other number, b, as the rate (that is mul's rule)" };
     case "mul": return { number: x, text: "taking x's own number instead of the other factor's" };
-    case "pow": return { number: Math.pow(x, k - 1), text: "forgetting the factor n: x^(n−1)" };
+    case "pow": return { number: Math.pow(x, k - 1), text: `forgetting the factor n: ${power(k - 1)}` };
     case "log": return { number: x > 0 ? Math.log(x) : Number.NaN, text: "taking log x itself as the slope" };
     case "exp": return { number: x, text: "taking x as the slope" };
     case "relu": return x === 0
@@ -72,11 +72,23 @@ function ruleText(op: Op, k: number): string {
   switch (op) {
     case "add": return "1: out moves exactly as much as x; b does not move";
     case "mul": return "b, the other factor";
-    case "pow": return `n · x^(n−1) = ${formatNumber(k)} · x^${formatNumber(k - 1)}`;
+    case "pow": return `n · xⁿ⁻¹ = ${formatNumber(k)} · ${power(k - 1)}`;
     case "log": return "1 / x";
     case "exp": return "exp x, the same as out itself";
     case "relu": return "1 where x > 0 (on), 0 elsewhere (off), also at exactly 0";
   }
+}
+
+const SUPERSCRIPT: Record<string, string> = {
+  "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵", "6": "⁶", "7": "⁷", "8": "⁸", "9": "⁹", "-": "⁻",
+};
+
+/** x to the power k, as a learner writes it: x², x⁻¹, x (for k = 1), x^0.5. */
+function power(k: number): string {
+  if (k === 0) return "1";
+  if (k === 1) return "x";
+  if (Number.isInteger(k)) return "x" + String(k).split("").map((c) => SUPERSCRIPT[c] ?? c).join("");
+  return `x^${formatNumber(k)}`;
 }
 
 function precise(x: number): string {
