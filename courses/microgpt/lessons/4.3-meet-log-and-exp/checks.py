@@ -1,0 +1,148 @@
+"""Checks for lesson 4.3, Meet log and exp: the surprise -log p, and its average over a name.
+
+The checks set the learner's `counts` table to their own numbers (and put it back afterwards),
+then compare position_loss and name_loss with -log p worked out here. Wrong logs are recognised
+by the number they give: no minus sign, base 10 or 2, the log of the count instead of the
+probability. The last check uses module 2's real counts of the names in input.txt.
+"""
+import math
+
+from linebyline.runtime import calling, check, close, fail, number, shown
+
+
+class _Counts:
+    """Set the learner's counts to other numbers for a while, then put every number back."""
+
+    def __init__(self, counts, rows):
+        self.counts, self.rows, self.saved = counts, rows, [list(row) for row in counts]
+
+    def __enter__(self):
+        for r, row in enumerate(self.counts):
+            row[:] = [1.0] * len(row)
+        for r, changes in self.rows.items():
+            for k, value in changes.items():
+                self.counts[r][k] = value
+        return self.counts
+
+    def __exit__(self, *exc):
+        for row, saved in zip(self.counts, self.saved):
+            row[:] = saved
+        return False
+
+
+def _name(code, token):
+    return "BOS" if token == code.BOS else repr(code.chars[token])
+
+
+def _is_number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+@check("the surprise of one token")
+def _(code):
+    chars, BOS = code.chars, code.BOS
+    e, m, a = (chars.index(ch) for ch in "ema")
+    # after BOS: e counted 3 times, everything else once, so p(e | BOS) = 3 / 29
+    setting = "every count at 1 except BOS -> 'e', which is 3"
+    with _Counts(code.counts, {BOS: {e: 3.0}}) as counts:
+        for token, target in [(BOS, e), (BOS, a), (m, a)]:
+            call = f"position_loss({token}, {target}, 5)"
+            with calling(call):
+                got = code.position_loss(token, target, 5)
+            count, total = counts[token][target], sum(counts[token])
+            p = count / total
+            want = -math.log(p)
+            if _is_number(got) and close(got, want):
+                continue
+            seen = (f"With {setting}, `{call}` (the ids of {_name(code, token)} and "
+                    f"{_name(code, target)}) gave {shown(got)}, but should give {number(want)}: "
+                    f"the probability of {_name(code, target)} after {_name(code, token)} is "
+                    f"{number(count)} / {number(total)} = {number(p)}, and its surprise is "
+                    f"-log p = {number(want)}.")
+            if not _is_number(got):
+                fail(f"{seen} position_loss must return a number.")
+            if close(got, -want):
+                fail(f"{seen} Yours is below 0: log p is negative for any p below 1, so the "
+                     "surprise needs a minus sign in front, -math.log(...).")
+            if close(got, want / math.log(10)) or close(got, want / math.log(2)):
+                base = "10" if close(got, want / math.log(10)) else "2"
+                fail(f"{seen} Yours is the log in base {base}. The loss of train1.py and "
+                     "microgpt.py uses the natural log, `math.log`, whose slope is exactly 1 / x.")
+            if close(got, -math.log(count)) or close(got, math.log(count)):
+                fail(f"{seen} Yours is the log of the count, {number(count)}. Take the log of the "
+                     "probability: probs[target], the count divided by the row's total.")
+            if close(got, 0) and not close(want, 0):
+                fail(f"{seen} position_loss still returns 0.0: return minus the log of "
+                     "probs[target].")
+            fail(seen)
+
+
+@check("the average over a name")
+def _(code):
+    chars, BOS = code.chars, code.BOS
+    e, m, a = (chars.index(ch) for ch in "ema")
+    # the first letter 'e' counted 4 times and the pair m -> m 2 times: every position differs
+    with _Counts(code.counts, {BOS: {e: 4.0}, m: {m: 2.0}, e: {e: 6.0}}) as counts:
+        tokens = [BOS, e, m, m, a, BOS]
+        probs = [counts[x][y] / sum(counts[x]) for x, y in zip(tokens, tokens[1:])]
+        losses = [-math.log(p) for p in probs]
+        setting = "the counts of BOS -> 'e', 'e' -> 'e' and 'm' -> 'm' raised to 4, 6 and 2"
+        for n in (5, 3):
+            call = f"name_loss({shown(tokens)}, {n})"
+            with calling(call):
+                got = code.name_loss(tokens, n)
+            want = sum(losses[:n]) / n
+            if _is_number(got) and close(got, want):
+                continue
+            parts = " + ".join(number(loss) for loss in losses[:n])
+            seen = (f"With {setting}, `{call}` (the tokens of 'emma') gave {shown(got)}, but should "
+                    f"give {number(want)}: the surprises of the first {n} positions are {parts}, "
+                    f"and their average is {number(want)}.")
+            if not _is_number(got):
+                fail(f"{seen} name_loss must return a number.")
+            if close(got, sum(losses[:n])):
+                fail(f"{seen} Yours is their sum. The loss is an average, so that long and short "
+                     "names count alike: multiply the sum by (1 / n).")
+            if close(got, sum(losses[:n]) / len(tokens)):
+                fail(f"{seen} Yours divides by len(tokens), {len(tokens)}, but a name of "
+                     f"{len(tokens)} tokens has only {len(tokens) - 1} positions that predict a "
+                     "next token, and name_loss is told to use the first n: divide by n.")
+            same = [-math.log(counts[x][x] / sum(counts[x])) for x in tokens[:n]]
+            if close(got, sum(same) / n):
+                fail(f"{seen} Yours asked each token to predict itself: the target of position "
+                     "pos is the token after it, tokens[pos + 1].")
+            if close(got, 0):
+                fail(f"{seen} name_loss still returns 0.0: append each position's surprise to "
+                     "losses, then return their average.")
+            fail(seen)
+
+
+@check("the loss of real names")
+def _(code):
+    # Module 2's model: every pair counted in the names of input.txt, starting from 1.
+    chars, BOS = code.chars, code.BOS
+    docs = [line.strip() for line in open("input.txt", encoding="utf-8") if line.strip()]
+    real = [[1.0] * len(code.counts) for _ in code.counts]
+    ids = {ch: i for i, ch in enumerate(chars)}
+    for doc in docs:
+        tokens = [BOS] + [ids[ch] for ch in doc] + [BOS]
+        for x, y in zip(tokens, tokens[1:]):
+            real[x][y] += 1
+    rows = {r: dict(enumerate(row)) for r, row in enumerate(real)}
+    with _Counts(code.counts, rows) as counts:
+        for doc in docs[:40]:
+            tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
+            n = min(16, len(tokens) - 1)
+            with calling(f"name_loss({shown(tokens)}, {n})"):
+                got = code.name_loss(tokens, n)
+            want = sum(-math.log(counts[x][y] / sum(counts[x]))
+                       for x, y in zip(tokens[:n], tokens[1:n + 1])) / n
+            if not _is_number(got) or not close(got, want):
+                fail(f"With module 2's counts of the names in input.txt, name_loss for {doc!r} "
+                     f"gave {shown(got)}, but the average surprise of its {n} positions is "
+                     f"{number(want)}.")
+        first = [BOS] + [chars.index(ch) for ch in docs[0]] + [BOS]
+        example = code.name_loss(first, min(16, len(first) - 1))
+    size = len(code.counts)
+    return (f"With module 2's real counts, the loss of {docs[0]!r} is {number(example)}; with "
+            f"every count at 1 it would be log {size} = {number(math.log(size))}.")

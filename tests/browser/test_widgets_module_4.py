@@ -1,0 +1,230 @@
+"""Module 4's widgets in Chromium: every number they show against Python's own arithmetic.
+
+slope-plot is swept over every stop of its slider for each curve of lesson 4.3 (the rule and the
+nudge must agree everywhere with the starting h), then driven by the keyboard and through its
+mistakes; paths-graph is clicked path by path; rule-cards are opened with the keyboard. The
+module's pages also pass axe in both colour schemes and fit a 360 px screen.
+"""
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import ROOT
+
+pytestmark = pytest.mark.browser
+AXE = ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+PAGES = ["/lessons/4.1-slopes/", "/lessons/4.2-derivatives-by-nudging/",
+         "/lessons/4.3-meet-log-and-exp/", "/lessons/4.4-the-chain-rule/",
+         "/lessons/4.5-many-paths-add-up/", "/lessons/4.6-the-table-of-local-gradients/"]
+
+SWEEP = """(widget) => {
+    const slider = widget.querySelector('input[type=range]');
+    const read = (key) => Number(widget.querySelector(`[data-readout="${key}"]`).dataset.value);
+    const rows = [];
+    const steps = Math.round((Number(slider.max) - Number(slider.min)) / Number(slider.step));
+    for (let i = 0; i <= steps; i += 1) {
+        slider.value = String(Number(slider.min) + i * Number(slider.step));
+        slider.dispatchEvent(new Event('input', {bubbles: true}));
+        rows.push({x: read('x'), rule: read('rule'), nudge: read('nudge'),
+                   verdict: widget.querySelector('[data-readout="verdict"]').textContent});
+    }
+    return rows;
+}"""
+
+
+def number(text: str) -> float:
+    return float(text.replace("−", "-"))
+
+
+def test_slope_plot_agrees_with_python_at_every_stop(server, page: Page, course):
+    params = course.lesson("4.3").explore.params
+    h = params["h"]["start"]
+    curves = {"log x": (math.log, lambda x: 1 / x), "exp x": (math.exp, math.exp),
+              "−log p, the surprise (x is p)": (lambda p: -math.log(p), lambda p: -1 / p)}
+    page.goto(server.url + "/lessons/4.3-meet-log-and-exp/")
+    widget = page.locator('[data-widget="slope-plot"]')
+    expect(widget.locator("select")).to_have_value(str(h))
+    radios = widget.locator(".sp-picker").first.locator("input[type=radio]")
+    seen = 0
+    for index, function in enumerate(params["functions"]):
+        radios.nth(index).check()
+        f, slope = curves[function["label"]]
+        rows = widget.evaluate(SWEEP)
+        assert len(rows) >= 40
+        for row in rows:
+            x = row["x"]
+            assert row["rule"] == pytest.approx(slope(x), rel=1e-12), (function["label"], x)
+            assert row["nudge"] == pytest.approx((f(x + h) - f(x - h)) / (2 * h), rel=1e-9)
+            assert row["verdict"] == "The rule and the nudge agree.", (function["label"], x)
+            seen += 1
+    assert seen > 200
+
+    # The keyboard moves x by one step; the wrong rule's number is log x, and it is called wrong.
+    radios.nth(0).check()
+    slider = widget.locator("input[type=range]")
+    slider.fill("2")
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    assert number(widget.locator('[data-readout="x"]').inner_text()) == pytest.approx(2.05)
+    widget.get_by_label("A wrong rule: log x as log's slope, x as exp's").check()
+    assert float(widget.locator('[data-readout="rule"]').get_attribute("data-value")) == \
+        pytest.approx(math.log(2.05))
+    expect(widget.locator('[data-readout="verdict"]')).to_contain_text("misses the curve")
+
+
+def test_slope_plot_shows_the_nudging_mistakes(server, page: Page):
+    page.goto(server.url + "/lessons/4.2-derivatives-by-nudging/")
+    widget = page.locator('[data-widget="slope-plot"]')
+    widget.get_by_label("x³").check()
+    widget.locator("input[type=range]").fill("2")
+    widget.get_by_label("nudge h").select_option("0.01")
+    nudged = widget.locator('[data-readout="nudge"]')
+    assert float(nudged.get_attribute("data-value")) == pytest.approx((2.01 ** 3 - 1.99 ** 3) / 0.02)
+    widget.get_by_label("One-sided nudge: (f(x + h) − f(x)) / h").check()
+    assert float(nudged.get_attribute("data-value")) == pytest.approx((2.01 ** 3 - 8) / 0.01)
+    expect(widget.locator('[data-readout="verdict"]')).to_contain_text("one-sided")
+    # Forgetting to put x back: each measurement starts one nudge lower.
+    widget.get_by_label("Forget to put x back after nudging").check()
+    widget.get_by_role("button", name="Measure again").click()
+    widget.get_by_role("button", name="Measure again").click()
+    x = 2 - 2 * 0.01
+    assert float(nudged.get_attribute("data-value")) == pytest.approx(
+        ((x + 0.01) ** 3 - (x - 0.01) ** 3) / 0.02)
+    expect(widget.locator('[data-readout="verdict"]')).to_contain_text("left it at 1.98")
+    # A nudge far too small: the difference is rounding noise, and the widget says so.
+    widget.get_by_label("No mistake").check()
+    widget.get_by_label("nudge h").select_option("1e-13")
+    expect(widget.locator('[data-readout="verdict"]')).to_contain_text("rounding noise")
+
+
+def _paths(widget) -> list[float]:
+    return [float(button.get_attribute("data-value"))
+            for button in widget.locator("button.pg-path").all()]
+
+
+def test_paths_graph_highlights_each_path_and_adds_the_shares(server, page: Page):
+    page.goto(server.url + "/lessons/4.5-many-paths-add-up/")
+    widget = page.locator('[data-widget="paths-graph"]')
+    # y = (x · 4) · (x + 5) at x = 2: through p 4 · (x + 5), through q 1 · 4x.
+    assert _paths(widget) == pytest.approx([4 * 7, 1 * 8])
+    total = widget.locator('[data-readout="total"]')
+    measured = widget.locator('[data-readout="measured"]')
+    y = lambda x: (x * 4) * (x + 5)  # noqa: E731
+    assert float(total.get_attribute("data-value")) == pytest.approx(36)
+    assert float(measured.get_attribute("data-value")) == pytest.approx(
+        (y(2.0001) - y(1.9999)) / 0.0002)
+    first = widget.locator("button.pg-path").first
+    first.click()
+    expect(first).to_have_attribute("aria-pressed", "true")
+    assert widget.locator("path.pg-edge.pg-on").count() == 2
+    assert widget.locator("path.pg-edge.pg-off").count() == 2
+    # The keyboard picks the second path.
+    second = widget.locator("button.pg-path").nth(1)
+    second.focus()
+    page.keyboard.press("Enter")
+    expect(second).to_have_attribute("aria-pressed", "true")
+    expect(first).to_have_attribute("aria-pressed", "false")
+    # Another x: the shares follow, and still add up to the nudge.
+    widget.locator("input[type=range]").fill("1")
+    assert _paths(widget) == pytest.approx([4 * 6, 1 * 4])
+    assert float(total.get_attribute("data-value")) == pytest.approx(28)
+    # The mistakes give the numbers nudging never shows.
+    widget.get_by_label("Multiply the paths' shares").check()
+    assert float(total.get_attribute("data-value")) == pytest.approx(24 * 4)
+    widget.get_by_label("Keep only the last path (= instead of +=)").check()
+    assert float(total.get_attribute("data-value")) == pytest.approx(4)
+    widget.get_by_label("Add the rates along a path").check()
+    assert _paths(widget) == pytest.approx([4 + 6, 1 + 4])
+    expect(widget.locator('[data-readout="verdict"]')).to_contain_text("rates multiply")
+    # The surprise of a count: two paths, -1 and +1/27.
+    widget.get_by_label("No mistake: multiply along, add across").check()
+    widget.get_by_label("the surprise of a count: L = −log(w / (w + 26))").check()
+    assert _paths(widget) == pytest.approx([-1, 1 / 27])
+    assert float(widget.locator('[data-readout="measured"]').get_attribute("data-value")) == \
+        pytest.approx(-26 / 27, rel=1e-6)
+
+
+def test_rule_cards_open_by_keyboard_and_check_each_rule(server, page: Page, course):
+    cards = course.lesson("4.6").explore.params["cards"]
+    h = course.lesson("4.6").explore.params["h"]
+    functions = {"add": lambda x, c: x + c["other"], "mul": lambda x, c: x * c["other"],
+                 "pow": lambda x, c: x ** c["n"], "log": lambda x, c: math.log(x),
+                 "exp": lambda x, c: math.exp(x), "relu": lambda x, c: max(0.0, x)}
+    rules = {"add": lambda x, c: 1, "mul": lambda x, c: c["other"],
+             "pow": lambda x, c: c["n"] * x ** (c["n"] - 1), "log": lambda x, c: 1 / x,
+             "exp": lambda x, c: math.exp(x), "relu": lambda x, c: 1.0 if x > 0 else 0.0}
+    page.goto(server.url + "/lessons/4.6-the-table-of-local-gradients/")
+    widget = page.locator('[data-widget="rule-cards"]')
+    toggles = widget.locator("button.rc-toggle")
+    assert toggles.count() == len(cards) == 6
+    for index, card in enumerate(cards):
+        toggle = toggles.nth(index)
+        back = widget.locator(f"#{toggle.get_attribute('aria-controls')}")
+        expect(back).to_be_hidden()
+        toggle.focus()
+        page.keyboard.press("Enter" if index % 2 == 0 else " ")
+        expect(toggle).to_have_attribute("aria-expanded", "true")
+        expect(back).to_be_visible()
+        f, x = functions[card["op"]], card["x"]
+        assert float(back.locator('[data-readout="rule"]').get_attribute("data-value")) == \
+            pytest.approx(rules[card["op"]](x, card))
+        assert float(back.locator('[data-readout="nudge"]').get_attribute("data-value")) == \
+            pytest.approx((f(x + h, card) - f(x - h, card)) / (2 * h), rel=1e-9)
+        expect(back.locator(".rc-verdict")).to_have_text("The rule and the nudge agree.")
+    # Type another x into the log card, then put relu on its corner.
+    log = widget.locator("li", has=page.locator('[data-op="log"]'))
+    log.locator("input").fill("0.5")
+    assert float(log.locator('[data-readout="rule"]').get_attribute("data-value")) == 2
+    assert float(log.locator('[data-readout="wrong"]').get_attribute("data-value")) == \
+        pytest.approx(math.log(0.5))
+    relu = widget.locator("li", has=page.locator('[data-op="relu"]'))
+    relu.locator("input").fill("0")
+    assert float(relu.locator('[data-readout="rule"]').get_attribute("data-value")) == 0
+    assert float(relu.locator('[data-readout="nudge"]').get_attribute("data-value")) == \
+        pytest.approx(0.5)
+    expect(relu.locator(".rc-verdict")).to_contain_text("corner")
+    expect(relu.locator(".rc-mistake")).to_contain_text(">= instead of >")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("path", PAGES)
+def test_module_4_pages_pass_axe(server, browser: Browser, path, scheme):
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    page.goto(server.url + path)
+    page.wait_for_selector(".widget[data-mounted]")
+    # Open what a learner opens, so that its colours are checked too.
+    page.evaluate("""() => {
+        document.querySelectorAll('.rc-toggle').forEach((b) => b.click());
+        const path = document.querySelector('.pg-path'); if (path) path.click();
+    }""")
+    page.add_script_tag(content=AXE.read_text())
+    result = page.evaluate("""async () => {
+        const summary = r => r.violations.map(v => ({id: v.id, help: v.help,
+            nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + n.failureSummary)}));
+        const tags = {runOnly: ['wcag2a', 'wcag2aa', 'wcag21aa']};
+        const all = await axe.run(document,
+            {...tags, rules: {'scrollable-region-focusable': {enabled: false}}});
+        return summary(all);
+    }""")
+    context.close()
+    assert result == [], json.dumps(result, indent=1)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_module_4_pages_fit_a_phone(server, browser: Browser, path):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
+    page = context.new_page()
+    page.goto(server.url + path)
+    page.wait_for_selector(".widget[data-mounted]")
+    page.evaluate("""() => {
+        document.querySelectorAll('.rc-toggle').forEach((b) => b.click());
+        const path = document.querySelector('.pg-path'); if (path) path.click();
+    }""")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert width <= 360
