@@ -171,9 +171,9 @@ function mountExample(root: HTMLElement, params: Params, withRelu: boolean): voi
 const CHART_W = 640;
 const CHART_H = 150;
 
-function barChart(values: number[], marked: number, title: string, muted: (i: number) => boolean): SVGElement {
+function barChart(values: number[], marked: number, title: string, muted: (i: number) => boolean, scale: number): SVGElement {
   const id = uniqueId("ls-chart");
-  const biggest = Math.max(1e-9, ...values.map(Math.abs));
+  const biggest = Math.max(1e-9, scale);
   const mid = CHART_H / 2;
   const step = CHART_W / values.length;
   const bars = values.map((v, i) => {
@@ -239,11 +239,12 @@ function mountReal(root: HTMLElement, params: Params, withRelu: boolean, mistake
     const call = reluFirst ? `linear(relu(x), ${name})` : `linear(x, ${name})`;
     const what = byColumns ? `${out.length} numbers, one per column of ${name} (it has ${w.length} rows)` : `${out.length} numbers`;
     summary.replaceChildren(`x = wte row ${token} (${labels[token]}): ${x.length} numbers. `, h("code", {}, call), ` gives ${what}.`);
-    const list: Element[] = [barChart(out, pick, `${call} for ${labels[token]}: ${out.length} numbers as bars, positive up, negative down.`, () => false)];
+    const scale = Math.max(...out.map(Math.abs));
+    const list: Element[] = [barChart(out, pick, `${call} for ${labels[token]}: ${out.length} numbers as bars, positive up, negative down.`, () => false, scale)];
     if (withRelu && !reluFirst) {
       list.push(h("p", { class: "ls-chart-caption" }, "after ReLU: ",
         h("strong", { "data-readout": "zeros", "data-value": String(zeros) }, `${zeros} of ${after.length}`), " are 0"));
-      list.push(barChart(after, pick, `After ReLU: ${zeros} of ${after.length} numbers are 0.`, (i) => after[i] === 0));
+      list.push(barChart(after, pick, `After ReLU: ${zeros} of ${after.length} numbers are 0.`, (i) => after[i] === 0, scale));
     } else if (reluFirst) {
       list.push(h("p", { class: "ls-chart-caption ls-bad" }, "no ReLU after linear: ",
         h("strong", { "data-readout": "negatives", "data-value": String(negatives) }, `${negatives} of ${after.length}`), " are still negative"));
@@ -254,7 +255,7 @@ function mountReal(root: HTMLElement, params: Params, withRelu: boolean, mistake
     const pairs = Math.min(recipe.length, input.length);
     const products = Array.from({ length: pairs }, (_, i) => `${factor(recipe[i])}·${factor(input[i])}`);
     detail.replaceChildren(
-      h("span", {}, `${byColumns ? "column" : "row"} ${pick} · x = ${products.join(" + ")} = `),
+      h("span", {}, `${byColumns ? "column" : "row"} ${pick} · ${reluFirst ? "relu(x)" : "x"} = ${products.join(" + ")} = `),
       h("strong", { "data-readout": "real-value", "data-value": String(out[pick]) }, formatNumber(out[pick])),
       withRelu && !reluFirst ? `; after ReLU: ${formatNumber(after[pick])}` : "",
       byColumns ? ` (zip stopped after ${pairs} of the ${recipe.length} numbers of the column)` : "",
