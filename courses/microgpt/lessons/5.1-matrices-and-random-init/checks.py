@@ -127,9 +127,17 @@ def _(code):
 VOCAB_SHAPES = ("wte", "mlp_fc1", "mlp_fc2")
 
 
+_docs = []  # input.txt's names, read once for all the checks
+
+
+def _names():
+    if not _docs:
+        _docs.extend(line.strip() for line in open('input.txt', encoding='utf-8') if line.strip())
+    return list(_docs)
+
+
 def _vocab_size():
-    docs = [line.strip() for line in open('input.txt', encoding='utf-8') if line.strip()]
-    return len(set(''.join(docs))) + 1
+    return len(set(''.join(_names()))) + 1
 
 
 def _wanted_shapes(vocab_size, n_embd=16):
@@ -174,8 +182,8 @@ def _(code):
 
 def _stream(vocab_size):
     """train1.py's start, redone here: seed 42, the shuffle, then every draw in order."""
+    docs = _names()
     random.seed(42)
-    docs = [line.strip() for line in open('input.txt', encoding='utf-8') if line.strip()]
     random.shuffle(docs)
     count = sum(rows * cols for rows, cols in _wanted_shapes(vocab_size).values())
     return [random.gauss(0, 0.08) for _ in range(count)]

@@ -7,6 +7,18 @@ hand from x, with plain loops, and compares every hidden number and logit.
 from linebyline.runtime import calling, check, close, fail, number, shown
 
 
+def _letter(code):
+    """The checks' example letter: 'e', or, for a names file without it, one in the middle."""
+    chars = list(code.chars)
+    return 'e' if 'e' in chars else chars[len(chars) // 2]
+
+
+def _name(code):
+    """The checks' example name: 'emma', or four letters the names file does have."""
+    chars = list(code.chars)
+    return "emma" if all(ch in chars for ch in "emma") else "".join(chars[:4])
+
+
 def _numbers(values):
     return "[" + ", ".join(number(v) for v in values[:4]) + (", ...]" if len(values) > 4 else "]")
 
@@ -40,10 +52,12 @@ def _x_of(code, token, label):
 def _(code):
     wte = code.weights['wte']
     fc1 = code.weights['mlp_fc1']
-    token = code.chars.index('e')
-    x = _x_of(code, token, "'e'")
+    letter = _letter(code)
+    token = code.chars.index(letter)
+    x = _x_of(code, token, repr(letter))
     row = wte[token]
-    seen = f"`mlp({token})` (the token 'e') gave x = {_numbers(x) if isinstance(x, list) else shown(x)}"
+    shown_x = _numbers(x) if isinstance(x, list) else shown(x)
+    seen = f"`mlp({token})` (the token {letter!r}) gave x = {shown_x}"
     if not isinstance(x, (list, tuple)):
         fail(f"{seen}, but x should be a list of numbers: row {token} of weights['wte'].")
     if list(x) == list(row):
@@ -61,11 +75,11 @@ def _(code):
     for shift in (-1, 1):
         if 0 <= token + shift < len(wte) and list(x) == list(wte[token + shift]):
             fail(f"{seen}: that is row {token + shift}, the row of the "
-                 f"{'token before' if shift < 0 else 'token after'} 'e'. Ids count from 0 and "
+                 f"{'token before' if shift < 0 else 'token after'} {letter!r}. Ids count from 0 and "
                  f"row {token} belongs to id {token}: index with `token` itself.")
     for other, other_row in enumerate(wte):
         if list(x) == list(other_row):
-            fail(f"{seen}: that is row {other} of weights['wte'], but 'e' has the id {token}. "
+            fail(f"{seen}: that is row {other} of weights['wte'], but {letter!r} has the id {token}. "
                  "Index the rows with the `token` mlp() was given.")
     fail(f"{seen}, but row {token} of weights['wte'] is {_numbers(row)}. x is that row: "
          "weights['wte'][token].")
@@ -101,7 +115,7 @@ def _by_hand(x, w):
 @check("the hidden numbers and logits follow from x")
 def _(code):
     weights = code.weights
-    name = "emma"
+    name = _name(code)
     tokens = [code.BOS] + [code.chars.index(ch) for ch in name]
     for token in tokens:
         with calling(f"mlp({token})"):

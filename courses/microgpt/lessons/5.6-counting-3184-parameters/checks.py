@@ -7,9 +7,9 @@ with the wrong shape. The last check works the count out from the shapes and inp
 """
 import re
 
-from linebyline.runtime import check, fail, printed, shown
+from linebyline.runtime import check, fail, listing, printed
 
-COUNT = re.compile(r"parameters:\s*(\S+)")
+COUNT = re.compile(r"parameters:[ \t]*(.*)")
 
 
 def _printed_count(code):
@@ -18,14 +18,16 @@ def _printed_count(code):
     found = COUNT.findall(text)
     if not found:
         lines = [line for line in text.splitlines() if line.strip()]
-        fail(f"Your file printed {shown(lines[-3:]) if lines else 'nothing'}, but no line "
-             "\"parameters: N\". Print the count right after `weights` is made, for example "
-             "with an f-string: print(f\"parameters: {...}\").")
-    raw = found[-1]
-    digits = raw.replace(",", "").replace("_", "")
+        said = listing([f'"{line[:60]}"' for line in lines[-3:]]) if lines else "nothing"
+        fail(f"Your file printed {said}, but no line \"parameters: N\". Print the count right "
+             "after `weights` is made, for example with an f-string: "
+             "print(f\"parameters: {...}\").")
+    raw = found[-1].strip()
+    digits = raw.split(" ")[0].replace(",", "").replace("_", "")
     if not digits.isdigit():
-        fail(f"Your file printed \"parameters: {raw[:40]}\", but after \"parameters:\" should "
-             "come one whole number: how many numbers the matrices in `weights` hold in all.")
+        cut = raw[:40] + ("..." if len(raw) > 40 else "")
+        fail(f"Your file printed \"parameters: {cut}\", but after \"parameters:\" should come one "
+             "whole number: how many numbers the matrices in `weights` hold in all.")
     return int(digits)
 
 
