@@ -153,7 +153,8 @@ def test_linear_steps_walks_rows_and_the_real_layer(server, page: Page):
     assert value(widget.locator('[data-readout="real-value"]')) == pytest.approx(
         dot([row[5] for row in FC1], WTE[0]), rel=1e-12)  # column 5, since the mistake is on
     widget.get_by_label("Try columns instead of rows").uncheck()
-    assert value(widget.locator('[data-readout="real-value"]')) == pytest.approx(dot(FC1[5], WTE[0]), rel=1e-12)
+    real_value = value(widget.locator('[data-readout="real-value"]'))
+    assert real_value == pytest.approx(dot(FC1[5], WTE[0]), rel=1e-12)
 
 
 def test_linear_steps_with_relu_counts_the_zeros(server, page: Page):
@@ -201,7 +202,8 @@ def test_softmax_playground_with_and_without_the_max(server, page: Page):
     widget.get_by_role("button", name="small: [2.0, 1.0, 0.1]").click()
     widget.get_by_label("Try dividing by the sum of the logits").check()
     exps = [math.exp(v - 2.0) for v in [2.0, 1.0, 0.1]]
-    assert value(widget.locator('[data-readout="sum"]')) == pytest.approx(sum(e / 3.1 for e in exps), rel=1e-12)
+    wrong_sum = sum(e / 3.1 for e in exps)
+    assert value(widget.locator('[data-readout="sum"]')) == pytest.approx(wrong_sum, rel=1e-12)
     widget.get_by_label("Try dividing by the sum of the logits").uncheck()
 
     # The model's own 27 logits after BOS.
@@ -218,9 +220,10 @@ def test_param_counter_sums_the_matrices(server, page: Page):
     widget = page.locator('[data-widget="param-counter"]')
 
     def counts():
-        return {name: value(widget.locator(f'[data-count="{name}"]')) for name in ("wte", "mlp_fc1", "mlp_fc2")}
+        return {name: value(widget.locator(f'[data-count="{name}"]'))
+                for name in ("wte", "mlp_fc1", "mlp_fc2")}
 
-    real = {"wte": len(WTE) * len(WTE[0]), "mlp_fc1": len(FC1) * len(FC1[0]), "mlp_fc2": len(FC2) * len(FC2[0])}
+    real = {name: len(mat) * len(mat[0]) for name, mat in (("wte", WTE), ("mlp_fc1", FC1), ("mlp_fc2", FC2))}
     assert counts() == real
     assert value(widget.locator('[data-readout="total"]')) == sum(real.values()) == 3184
     assert value(widget.locator('[data-readout="compare"]')) == VOCAB * VOCAB

@@ -11,7 +11,6 @@ import math
 from linebyline.runtime import calling, check, close, fail, number, shown
 
 
-
 def _name(code):
     """The checks' example name: 'emma', or four letters the names file does have."""
     chars = list(code.chars)
