@@ -1,0 +1,232 @@
+"""Checks for lesson 5.1: matrix() draws rows × cols numbers from random.gauss(0, std), row by
+row, and `weights` holds wte, mlp_fc1 and mlp_fc2 with their shapes, drawn in that order.
+
+The numbers are compared with what Python's own random.gauss gives after the same seed, so any
+way of writing matrix() that draws the same numbers in the same order passes (a comprehension, two
+loops, appending). The last check repeats train1.py's start on its own (seed 42, the shuffle,
+then every draw) and finds every one of the learner's numbers where it belongs.
+"""
+import random
+
+from linebyline.runtime import calling, check, fail, number, shown
+
+SEED = 1234  # the checks' own seed for small examples
+
+
+def _is_number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _shape(m):
+    """(rows, cols) of a list of equal-length lists of numbers, else None."""
+    if not isinstance(m, (list, tuple)) or not m:
+        return None
+    if not all(isinstance(row, (list, tuple)) for row in m):
+        return None
+    widths = {len(row) for row in m}
+    if len(widths) != 1 or not all(_is_number(v) for row in m for v in row):
+        return None
+    return len(m), widths.pop()
+
+
+def _draws(seed, rows, cols, std, by_column=False):
+    """What random.gauss(0, std) gives after random.seed(seed), filled row by row (or not)."""
+    random.seed(seed)
+    table = [[0.0] * cols for _ in range(rows)]
+    cells = [(c, r) for c in range(cols) for r in range(rows)] if by_column else \
+        [(c, r) for r in range(rows) for c in range(cols)]
+    for c, r in cells:
+        table[r][c] = random.gauss(0, std)
+    return table
+
+
+def _same(got, want):
+    return _shape(got) == _shape(want) and all(
+        g == w for g_row, w_row in zip(got, want) for g, w in zip(g_row, w_row))
+
+
+def _row(values):
+    return "[" + ", ".join(number(v) for v in values) + "]"
+
+
+@check("matrix(rows, cols) has rows lists of cols numbers")
+def _(code):
+    with calling("matrix(3, 5)"):
+        m = code.matrix(3, 5)
+    if m is None:
+        fail("`matrix(3, 5)` returned None. Does the function end with `return`?")
+    if isinstance(m, (list, tuple)) and not m:
+        fail("`matrix(3, 5)` returned an empty list, but a matrix of 3 rows and 5 columns is "
+             "a list of 3 rows, each a list of 5 numbers. Replace `return []` with your line.")
+    if not isinstance(m, (list, tuple)):
+        fail(f"`matrix(3, 5)` returned {shown(m)}, but a matrix is a list of rows: 3 lists, "
+             "each holding 5 numbers.")
+    if all(_is_number(v) for v in m):
+        fail(f"`matrix(3, 5)` returned one flat list of {len(m)} numbers, but a matrix is a list "
+             "of rows: 3 lists of 5 numbers. Put one list comprehension (a row) inside another "
+             "(the list of rows).")
+    if not all(isinstance(row, (list, tuple)) for row in m):
+        fail(f"`matrix(3, 5)` returned {shown(m)}: every item of a matrix must be a row, a list "
+             "of numbers.")
+    shape = _shape(m)
+    if shape is None:
+        fail(f"`matrix(3, 5)` returned rows of lengths {[len(row) for row in m]} holding "
+             f"{shown(m[0])}, ...: every row must hold 5 numbers.")
+    if shape == (5, 3):
+        fail("`matrix(3, 5)` returned 5 rows of 3 numbers, but should return 3 rows of 5 "
+             "numbers: rows and columns are swapped. The inner brackets make one row, so their "
+             "loop runs over `range(cols)`; the outer loop makes the rows, so it runs over "
+             "`range(rows)`.")
+    if shape != (3, 5):
+        fail(f"`matrix(3, 5)` returned {shape[0]} rows of {shape[1]} numbers, but should "
+             "return 3 rows of 5 numbers: `rows` lists, each holding `cols` numbers.")
+
+
+@check("the numbers are random.gauss(0, std), drawn row by row")
+def _(code):
+    call = f"random.seed({SEED}); matrix(3, 5)"
+    with calling(call):
+        random.seed(SEED)
+        m = code.matrix(3, 5)
+    want = _draws(SEED, 3, 5, 0.08)
+    if _same(m, want):
+        with calling(f"random.seed({SEED}); matrix(2, 3, std=0.5)"):
+            random.seed(SEED)
+            wide = code.matrix(2, 3, std=0.5)
+        if _same(wide, _draws(SEED, 2, 3, 0.5)):
+            return
+        fail(f"With std=0.5, `matrix(2, 3, std=0.5)` after random.seed({SEED}) gave row 0 "
+             f"{_row(wide[0])}, but random.gauss(0, 0.5) gives {_row(_draws(SEED, 2, 3, 0.5)[0])}. "
+             "Your matrix() ignores its `std` argument: pass `std` to random.gauss, not 0.08.")
+    seen = f"After `random.seed({SEED})`, `matrix(3, 5)` gave row 0 {_row(m[0])}"
+    if any(m[i] is m[j] for i in range(3) for j in range(i)) or _same(m, [want[0]] * 3):
+        fail(f"{seen} and the very same numbers in rows 1 and 2: every row is one and the same "
+             "list. `[row] * rows` repeats one list instead of drawing a new one, so every token "
+             "would get the same numbers. Draw a fresh row for each `for _ in range(rows)`.")
+    if _same(m, _draws(SEED, 3, 5, 0.08, by_column=True)):
+        fail(f"{seen}: these are the right draws, but filled column by column. Position [0][1] "
+             f"should hold the 2nd draw ({number(want[0][1])}), but holds the 4th. The seed "
+             "fixes the order of the draws, not where you put them: fill row 0 first, then "
+             "row 1, as `[[... for _ in range(cols)] for _ in range(rows)]` does.")
+    if _same(m, _draws(SEED, 3, 5, 1.0)):
+        fail(f"{seen}, but random.gauss(0, 0.08) gives {_row(want[0])}: your numbers are "
+             "12.5 times too big. They were drawn with a spread (std) of 1: the second "
+             "argument of random.gauss must be `std`, which is 0.08 unless given.")
+    if all(v == 0.08 for row in m for v in row):
+        fail(f"{seen}: every number is 0.08. random.gauss(mu, sigma) takes the centre first "
+             "and the spread second, so random.gauss(std, 0) always returns std. Write "
+             "random.gauss(0, std).")
+    if all(v == m[0][0] for row in m for v in row):
+        fail(f"{seen}: every number is the same. Each number must be a fresh draw: call "
+             "random.gauss(0, std) once per number.")
+    fail(f"{seen}, but drawing random.gauss(0, 0.08) 15 times after the same seed gives "
+         f"{_row(want[0])} for row 0. Every number must be random.gauss(0, std), drawn one "
+         "after another, row 0 first.")
+
+
+VOCAB_SHAPES = ("wte", "mlp_fc1", "mlp_fc2")
+
+
+_docs = []  # input.txt's names, read once for all the checks
+
+
+def _names():
+    if not _docs:
+        _docs.extend(line.strip() for line in open('input.txt', encoding='utf-8') if line.strip())
+    return list(_docs)
+
+
+def _vocab_size():
+    return len(set(''.join(_names()))) + 1
+
+
+def _wanted_shapes(vocab_size, n_embd=16):
+    return {"wte": (vocab_size, n_embd), "mlp_fc1": (4 * n_embd, n_embd),
+            "mlp_fc2": (vocab_size, 4 * n_embd)}
+
+
+WHY = {"wte": "one row per token, n_embd numbers each",
+       "mlp_fc1": "4 * n_embd rows of n_embd numbers",
+       "mlp_fc2": "one row per token, 4 * n_embd numbers each"}
+
+
+@check("weights holds wte, mlp_fc1 and mlp_fc2 with their shapes")
+def _(code):
+    weights = code.weights
+    if not isinstance(weights, dict):
+        fail(f"`weights` is {shown(weights)}, but should be a dict from names to matrices: "
+             "{'wte': ..., 'mlp_fc1': ..., 'mlp_fc2': ...}.")
+    missing = [name for name in VOCAB_SHAPES if name not in weights]
+    extra = [name for name in weights if name not in VOCAB_SHAPES]
+    if missing:
+        fail(f"`weights` has the keys {shown(list(weights))}, but needs 'wte', 'mlp_fc1' and "
+             f"'mlp_fc2'; missing: {shown(missing)}. Later lessons look the matrices up by "
+             "these exact names.")
+    if extra:
+        fail(f"`weights` has extra keys {shown(extra)}. train1.py's model has exactly three "
+             "matrices: 'wte', 'mlp_fc1' and 'mlp_fc2'.")
+    vocab_size = _vocab_size()
+    for name, (rows, cols) in _wanted_shapes(vocab_size).items():
+        shape = _shape(weights[name])
+        if shape is None:
+            fail(f"weights['{name}'] is {shown(weights[name])}, but should be a matrix: "
+                 f"{rows} rows of {cols} numbers, made with matrix().")
+        if shape == (cols, rows) and rows != cols:
+            fail(f"weights['{name}'] has {shape[0]} rows of {shape[1]} numbers, but should have "
+                 f"{rows} rows of {cols} numbers ({WHY[name]}): rows and columns are swapped. "
+                 "matrix(rows, cols) takes the number of rows first.")
+        if shape != (rows, cols):
+            fail(f"weights['{name}'] has {shape[0]} rows of {shape[1]} numbers, but should have "
+                 f"{rows} rows of {cols} numbers ({WHY[name]}).")
+
+
+def _stream(vocab_size):
+    """train1.py's start, redone here: seed 42, the shuffle, then every draw in order."""
+    docs = _names()
+    random.seed(42)
+    random.shuffle(docs)
+    count = sum(rows * cols for rows, cols in _wanted_shapes(vocab_size).values())
+    return [random.gauss(0, 0.08) for _ in range(count)]
+
+
+@check("all the numbers follow from random.seed(42)")
+def _(code):
+    vocab_size = _vocab_size()
+    stream = _stream(vocab_size)
+    weights = code.weights
+    flat = {name: [v for row in weights[name] for v in row] for name in VOCAB_SHAPES}
+    start = 0
+    wrong = None
+    for name in VOCAB_SHAPES:
+        if flat[name] != stream[start:start + len(flat[name])]:
+            wrong = (name, start)
+            break
+        start += len(flat[name])
+    if wrong is None:
+        return (f"All {len(stream)} numbers are the draws random.gauss(0, 0.08) makes after "
+                "random.seed(42) and the shuffle, in order.")
+    name, start = wrong
+    # Where does each matrix sit in the stream of draws?
+    where = {}
+    for other in VOCAB_SHAPES:
+        values = flat[other]
+        for offset in range(len(stream) - len(values) + 1):
+            if stream[offset] == values[0] and stream[offset:offset + len(values)] == values:
+                where[other] = offset
+                break
+    if len(where) == 3:
+        order = sorted(VOCAB_SHAPES, key=where.get)
+        fail(f"weights['{name}'] should be draws {start + 1} to {start + len(flat[name])} after "
+             f"the shuffle, but it is draws {where[name] + 1} to {where[name] + len(flat[name])}"
+             f": the matrices were drawn in the order {', '.join(order)}. Each matrix takes the "
+             "next numbers from the one stream the seed fixes, and Python builds a dict from "
+             "left to right, so write 'wte' first, then 'mlp_fc1', then 'mlp_fc2'.")
+    if name in where:
+        fail(f"weights['{name}'] is the right kind of numbers but shifted: it holds draws "
+             f"{where[name] + 1} onwards instead of {start + 1} onwards. Something drew random "
+             "numbers between the shuffle and this matrix. Make the three matrices right "
+             "after the tokenizer, with nothing else drawing in between.")
+    fail(f"weights['{name}'] starts {_row(flat[name][:3])}, but after random.seed(42) and the "
+         f"shuffle, draws {start + 1} onwards of random.gauss(0, 0.08) are "
+         f"{_row(stream[start:start + 3])}. Keep random.seed(42) and the shuffle as they are, "
+         "and draw wte, mlp_fc1 and mlp_fc2 with matrix(), in that order.")

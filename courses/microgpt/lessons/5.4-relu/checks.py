@@ -1,0 +1,145 @@
+"""Checks for lesson 5.4: h is ReLU of linear(x, mlp_fc1), and the logits are linear(h, mlp_fc2).
+
+Every expectation is worked out here with plain loops from the learner's own weights, and
+compared with `close`, so `max(0, a)`, `a if a > 0 else 0.0` or a loop all pass. Wrong hidden
+numbers are recognised by recomputing the classic mistakes: no ReLU, ReLU on x before linear,
+min instead of max. The last check redoes the whole forward pass for every token.
+"""
+from linebyline.runtime import calling, check, close, fail, number, shown
+
+
+def _letter(code):
+    """The checks' example letter: 'e', or, for a names file without it, one in the middle."""
+    chars = list(code.chars)
+    return 'e' if 'e' in chars else chars[len(chars) // 2]
+
+
+
+def _dot(row, x):
+    total = 0.0
+    for j in range(min(len(row), len(x))):
+        total += row[j] * x[j]
+    return total
+
+
+def _linear(x, w):
+    return [_dot(row, x) for row in w]
+
+
+def _relu(values):
+    return [a if a > 0 else 0.0 for a in values]
+
+
+def _same(got, want):
+    return (isinstance(got, (list, tuple)) and len(got) == len(want)
+            and all(isinstance(g, (int, float)) and not isinstance(g, bool)
+                    and close(g, w, 1e-9, 1e-12) for g, w in zip(got, want)))
+
+
+def _numbers(values):
+    if not isinstance(values, (list, tuple)):
+        return shown(values)
+    inner = ", ".join(number(v) for v in values[:4])
+    return f"[{inner}, ...]" if len(values) > 4 else f"[{inner}]"
+
+
+def _run(code, token):
+    call = f"mlp({token})"
+    with calling(call):
+        out = code.mlp(token)
+    if not isinstance(out, tuple) or len(out) != 3:
+        fail(f"`{call}` returned {shown(out)}, but mlp() should return three things, in this "
+             "order: x, h and the logits.")
+    return out
+
+
+@check("h is ReLU of linear(x, mlp_fc1)")
+def _(code):
+    weights = code.weights
+    fc1 = weights['mlp_fc1']
+    letter = _letter(code)
+    token = code.chars.index(letter)
+    x, h, _ = _run(code, token)
+    x = list(weights['wte'][token])
+    pre = _linear(x, fc1)
+    want = _relu(pre)
+    if _same(h, want):
+        return
+    negatives = sum(1 for a in pre if a < 0)
+    seen = f"For `mlp({token})` (the letter {letter!r}), h starts {_numbers(h)}"
+    if not isinstance(h, (list, tuple)):
+        fail(f"{seen}, but h should be a list of {len(fc1)} numbers: linear(x, "
+             "weights['mlp_fc1']) with every negative number made 0.0.")
+    if len(h) != len(fc1):
+        fail(f"{seen}: {len(h)} numbers, but h should have {len(fc1)}, one for each row of "
+             f"weights['mlp_fc1'] ({len(fc1)} × {len(fc1[0])}). linear(x, weights['mlp_fc1']) "
+             "makes them.")
+    if all(a == 0 for a in h):
+        fail(f"{seen}: every one of the {len(h)} numbers is 0, still the placeholder. Replace it "
+             "with linear(x, weights['mlp_fc1']), each number passed through ReLU.")
+    if _same(h, pre):
+        fail(f"{seen}, with {negatives} negative numbers: linear's outputs, with no ReLU. "
+             "Pass each one through ReLU, max(0.0, a), so that the negative ones become 0.0. "
+             "Without it, mlp_fc1 and mlp_fc2 add up to one single matrix.")
+    if _same(h, _linear(_relu(x), fc1)):
+        negative_h = sum(1 for a in h if a < 0)
+        fail(f"{seen}: ReLU was applied to x before linear, so h still holds {negative_h} "
+             "negative numbers, and the negative numbers of the embedding were thrown away. "
+             "ReLU comes after linear: linear(x, weights['mlp_fc1']) first, then max(0.0, a) "
+             "for each number a it makes.")
+    if _same(h, [min(0.0, a) for a in pre]):
+        fail(f"{seen}: every number is 0 or below. ReLU keeps the positive numbers and makes "
+             "the others 0: that is max(0.0, a), not min(0.0, a).")
+    if _same(h, [abs(a) for a in pre]):
+        fail(f"{seen}: the negative numbers were flipped to positive. ReLU does not flip them, "
+             "it turns them into 0: max(0.0, a).")
+    fail(f"{seen}, but linear(x, weights['mlp_fc1']) passed through ReLU starts "
+         f"{_numbers(want)}: each hidden number is max(0.0, a) for one output a of linear.")
+
+
+@check("the logits are linear(h, mlp_fc2)")
+def _(code):
+    weights = code.weights
+    fc2 = weights['mlp_fc2']
+    letter = _letter(code)
+    token = code.chars.index(letter)
+    x, h, logits = _run(code, token)
+    x = list(weights['wte'][token])
+    h_right = _relu(_linear(x, weights['mlp_fc1']))
+    want = _linear(h_right, fc2)
+    if _same(logits, want):
+        return
+    seen = f"For `mlp({token})` (the letter {letter!r}), the logits start {_numbers(logits)}"
+    if isinstance(logits, (list, tuple)) and len(logits) == len(fc2) and all(
+            isinstance(v, (int, float)) and v == 0 for v in logits):
+        fail(f"{seen}: all {len(logits)} are 0, still the placeholder. Return "
+             "linear(h, weights['mlp_fc2']) as the third thing.")
+    if _same(logits, _linear(x, fc2)):
+        fail(f"{seen}: they were made from x, not from h. A row of weights['mlp_fc2'] has "
+             f"{len(fc2[0])} numbers and x only {len(x)}, so zip quietly stopped after "
+             f"{len(x)} pairs and the hidden layer was skipped. The logits are "
+             "linear(h, weights['mlp_fc2']).")
+    if isinstance(logits, (list, tuple)) and len(logits) != len(fc2):
+        fail(f"{seen}: {len(logits)} numbers, but there must be {len(fc2)}, one score per "
+             f"possible next token, one per row of weights['mlp_fc2']. The logits are "
+             "linear(h, weights['mlp_fc2']).")
+    fail(f"{seen}, but linear(h, weights['mlp_fc2']) starts {_numbers(want)}: the logits are "
+         "made by mlp_fc2 from the hidden numbers h.")
+
+
+@check("the whole forward pass, by hand")
+def _(code):
+    weights = code.weights
+    zeros = 0
+    tokens = range(len(weights['wte']))
+    for token in tokens:
+        x, h, logits = _run(code, token)
+        h_right = _relu(_linear(list(weights['wte'][token]), weights['mlp_fc1']))
+        if not _same(h, h_right) or not _same(logits, _linear(h_right, weights['mlp_fc2'])):
+            fail(f"For token {token}, mlp() does not match the forward pass worked out with "
+                 "plain loops: x = its row of wte, h = ReLU of linear(x, mlp_fc1), logits = "
+                 "linear(h, mlp_fc2).")
+        zeros += sum(1 for a in h_right if a == 0)
+    width = len(weights['mlp_fc1'])
+    return (f"All {len(tokens)} tokens match. ReLU sets {zeros / len(tokens):.1f} of the {width} "
+            "hidden numbers to 0, on average, with the starting weights.")

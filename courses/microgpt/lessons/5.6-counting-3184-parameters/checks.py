@@ -1,0 +1,93 @@
+"""Checks for lesson 5.6: the file prints "parameters: N", with N the numbers in `weights`.
+
+The count is read from what the file printed, so any way of counting passes (a generator, a loop
+with a counter, rows times columns). Wrong counts are recognised by recomputing the classic
+mistakes on the learner's own matrices: rows only, matrices only, one row per matrix, mlp_fc2
+with the wrong shape. The last check works the count out from the shapes and input.txt alone.
+"""
+import re
+
+from linebyline.runtime import check, fail, listing, printed
+
+COUNT = re.compile(r"parameters:[ \t]*(.*)")
+
+
+def _printed_count(code):
+    """The number after the last "parameters:" the file printed, or fail."""
+    text = printed(code)
+    found = COUNT.findall(text)
+    if not found:
+        lines = [line for line in text.splitlines() if line.strip()]
+        said = listing([f'"{line[:60]}"' for line in lines[-3:]]) if lines else "nothing"
+        fail(f"Your file printed {said}, but no line \"parameters: N\". Print the count right "
+             "after `weights` is made, for example with an f-string: "
+             "print(f\"parameters: {...}\").")
+    raw = found[-1].strip()
+    digits = raw.split(" ")[0].replace(",", "").replace("_", "")
+    if not digits.isdigit():
+        cut = raw[:40] + ("..." if len(raw) > 40 else "")
+        fail(f"Your file printed \"parameters: {cut}\", but after \"parameters:\" should come one "
+             "whole number: how many numbers the matrices in `weights` hold in all.")
+    return int(digits)
+
+
+def _vocab_size():
+    docs = [line.strip() for line in open('input.txt', encoding='utf-8') if line.strip()]
+    return len(set(''.join(docs))) + 1
+
+
+@check("prints the parameter count")
+def _(code):
+    _printed_count(code)
+
+
+@check("the count matches the matrices")
+def _(code):
+    weights = code.weights
+    got = _printed_count(code)
+    want = sum(len(row) for mat in weights.values() for row in mat)
+    if got == want:
+        return
+    mats = list(weights.values())
+    shapes = ", ".join(f"{name} {len(mat)} × {len(mat[0])}" for name, mat in weights.items())
+    seen = f"Your file printed \"parameters: {got}\", but the matrices in `weights` hold {want} numbers"
+    if got == sum(len(mat) for mat in mats):
+        fail(f"{seen}. {got} is the number of rows: {' + '.join(str(len(m)) for m in mats)}. "
+             "Every row holds several numbers, so add up len(row) for every row of every "
+             "matrix, not len(mat).")
+    if got == len(mats):
+        fail(f"{seen}. {got} is the number of matrices in the dict. Count the numbers inside "
+             "them: every row of every matrix, len(row) each.")
+    if got == sum(len(mat[0]) for mat in mats):
+        fail(f"{seen}. {got} counts only the first row of each matrix "
+             f"({' + '.join(str(len(m[0])) for m in mats)}). Every matrix has many rows: add "
+             "up len(row) for every row of every matrix.")
+    vocab_size, n_embd = len(weights['wte']), len(weights['wte'][0])
+    if got == vocab_size * n_embd + 4 * n_embd * n_embd + vocab_size * n_embd:
+        fail(f"{seen} ({shapes}). {got} counts mlp_fc2 as {vocab_size} × {n_embd}, but it is "
+             f"{len(weights['mlp_fc2'])} × {len(weights['mlp_fc2'][0])}: its rows are as long as "
+             "h, 4 * n_embd numbers. Counting from the matrices themselves, row by row, cannot "
+             "get a shape wrong.")
+    fail(f"{seen} ({shapes}). Add up len(row) for every row of every matrix in "
+         "weights.values().")
+
+
+@check("3,184 from the shapes")
+def _(code):
+    vocab_size = _vocab_size()
+    n_embd = 16
+    shapes = {"wte": (vocab_size, n_embd), "mlp_fc1": (4 * n_embd, n_embd),
+              "mlp_fc2": (vocab_size, 4 * n_embd)}
+    want = sum(rows * cols for rows, cols in shapes.values())
+    got = _printed_count(code)
+    if code.n_embd != n_embd:
+        fail(f"n_embd is {code.n_embd} in your file, but train1.py's model has n_embd = 16. "
+             "Put it back to 16: the count of this lesson is for that model.")
+    if got != want:
+        fail(f"With vocab_size = {vocab_size} and n_embd = 16, the three shapes hold "
+             f"{' + '.join(str(r * c) for r, c in shapes.values())} = {want} numbers, but your "
+             f"file printed {got}. Were the matrices in `weights` changed?")
+    parts = " + ".join(f"{r * c} ({name})" for name, (r, c) in shapes.items())
+    bigram = vocab_size * vocab_size
+    return (f"{want} = {parts}: {want / bigram:.1f} times the {bigram} counts of the bigram "
+            "table.")

@@ -1,0 +1,57 @@
+# A learner's file for lesson 5.2 (Embedding lookup), used by tests/test_learner_files.py:
+# expect: error | x is the token's row of wte | NameError
+# wte written without quotes.
+import math
+import random
+
+random.seed(42)  # same seed, same shuffle, same weights, same names
+
+# --- the data: one document (a name) per line ---
+docs = [line.strip() for line in open('input.txt', encoding='utf-8') if line.strip()]
+random.shuffle(docs)
+print(f"documents: {len(docs)}")
+
+# --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
+chars = sorted(set(''.join(docs)))
+BOS = len(chars)
+vocab_size = len(chars) + 1
+print(f"vocab size: {vocab_size}")
+
+# --- the parameters: small random numbers, drawn in a fixed order ---
+n_embd = 16      # width of every vector
+block_size = 16  # longest context the model sees
+
+
+def matrix(rows, cols, std=0.08):
+    return [[random.gauss(0, std) for _ in range(cols)] for _ in range(rows)]
+
+
+weights = {'wte': matrix(vocab_size, n_embd), 'mlp_fc1': matrix(4 * n_embd, n_embd),
+           'mlp_fc2': matrix(vocab_size, 4 * n_embd)}
+
+
+# --- the model's building blocks ---
+def linear(x, w):
+    return [sum(wi * xi for wi, xi in zip(row, x)) for row in w]
+
+
+def softmax(logits):
+    biggest = max(logits)  # subtracting the max keeps exp() from overflowing
+    exps = [math.exp(v - biggest) for v in logits]
+    total = sum(exps)
+    return [e / total for e in exps]
+
+
+def mlp(token):
+    x = weights[wte][token]
+    h = [max(0.0, a) for a in linear(x, weights['mlp_fc1'])]  # ReLU
+    return x, h, linear(h, weights['mlp_fc2'])                # one logit per next letter
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
+    for letter in "emma":
+        token = chars.index(letter)
+        x, h, logits = mlp(token)
+        probs = softmax(logits)
+        print(f"{letter} (id {token}): x = {[round(v, 3) for v in x[:4]]} ... ({len(x)} numbers)")
+        print(f"    next-letter probabilities from {min(probs):.4f} to {max(probs):.4f}")
