@@ -13,4 +13,5 @@ print(f"documents: {len(docs)}")
 if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
     print("the first five names after the shuffle:", docs[:5])
     print("the next random number:", random.random())
+    print("math is there too: math.log(1) is", math.log(1))
     print("Press Run again and compare.")
