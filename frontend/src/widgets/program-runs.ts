@@ -141,7 +141,8 @@ function mountProgramRuns(root: HTMLElement, params: Params): void {
     const first = variant.runs[0];
     const firstLines = linesOf(first);
     const differ = index > 0 ? differences(first, run) : 0;
-    const heading = index === 0 ? `Run ${index + 1} printed`
+    const heading = variant.runs.length === 1 ? "It printed"
+      : index === 0 ? `Run ${index + 1} printed`
       : differ === 0 ? `Run ${index + 1}: the same as run 1`
         : `Run ${index + 1}: different from run 1`;
     const lines = run.out.map((line, at) => {
@@ -160,11 +161,11 @@ function mountProgramRuns(root: HTMLElement, params: Params): void {
 
   function describe(variant: Variant): string {
     const total = variant.runs.length;
-    if (total === 1 || shown === 1) {
-      const last = variant.runs[0];
-      const crashed = last.error !== null ? " It stopped with an error." : "";
-      return total === 1 ? `This version printed ${last.out.length} line${last.out.length === 1 ? "" : "s"}.${crashed}`
-        : `Run 1 is on screen.${crashed} Press “Run it again” to start a fresh Python and compare.`;
+    const crashed = variant.runs[0].error !== null ? "It stopped with an error (the last line, in red)." : "";
+    if (total === 1) return crashed;
+    if (shown === 1) {
+      return ["Run 1 is on screen.", crashed, "Press “Run it again” to start a fresh Python and compare."]
+        .filter(Boolean).join(" ");
     }
     const changed = variant.runs.slice(1, shown).filter((run) => differences(variant.runs[0], run) > 0).length;
     if (changed === 0) return `All ${shown} runs printed exactly the same lines.`;
@@ -181,6 +182,7 @@ function mountProgramRuns(root: HTMLElement, params: Params): void {
     again.disabled = shown >= total;
     again.textContent = shown >= total ? `All ${total} runs shown` : "Run it again ▶";
     verdict.textContent = describe(variant);
+    verdict.hidden = !verdict.textContent;
     // The note says what the runs show: it comes once there is more than one run to compare.
     note.textContent = variant.note;
     note.hidden = !variant.note || (total > 1 && shown === 1);
