@@ -128,6 +128,7 @@ function mountProgramRuns(root: HTMLElement, params: Params): void {
   });
 
   function renderCode(variant: Variant): void {
+    code.dataset.source = variant.code;
     code.replaceChildren(...variant.code.split("\n").map((line) => {
       const changed = variant !== reference && !referenceLines.has(line);
       return h("span", { class: `pr-line${changed ? " pr-changed" : ""}` },
@@ -147,12 +148,12 @@ function mountProgramRuns(root: HTMLElement, params: Params): void {
         : `Run ${index + 1}: different from run 1`;
     const lines = run.out.map((line, at) => {
       const changed = index > 0 && firstLines[at] !== line;
-      return h("span", { class: `pr-line${changed ? " pr-differs" : ""}`, "data-line": String(at) },
+      return h("span", { class: `pr-line${changed ? " pr-differs" : ""}`, "data-line": String(at), "data-text": line },
         line || " ",
         changed ? h("span", { class: "visually-hidden" }, " (differs from run 1)") : null);
     });
     if (run.error !== null) {
-      lines.push(h("span", { class: "pr-line pr-error", "data-line": "error" }, run.error));
+      lines.push(h("span", { class: "pr-line pr-error", "data-line": "error", "data-text": run.error }, run.error));
     }
     return h("section", { class: `pr-run${differ ? " pr-run-differs" : ""}`, "data-run": String(index + 1) },
       h("h4", { class: "pr-run-title" }, heading),
