@@ -1,0 +1,131 @@
+"""Checks for lesson 1.2: math and random are imported, and random is seeded with 42 before the
+shuffle, so docs comes out in the same order on every run.
+
+Python's random numbers come from one generator that the learner's file and these checks share
+(the `random` module). The checks never draw from it: they read its state and compare with fresh
+`random.Random(seed)` generators of their own. The names are read from input.txt here, so any
+names file works.
+
+How a wrong order is diagnosed, cheaply: `random.shuffle` swaps the last place first, with one
+draw of `randrange(len(docs))`, so the name that ends up last tells which seeds are possible
+before any full shuffle is replayed.
+"""
+import math
+import random
+
+from linebyline.runtime import CheckFailed, check, fail, listing, number, shown
+
+SEED = 42
+OTHER_SEEDS = range(0, 1001)  # seeds a learner might type instead of 42, tried one by one
+EXTRA_DRAWS = (1, 2, 3)  # random numbers drawn between the seed and the shuffle, tried
+
+
+def _names():
+    """The names of input.txt, in the file's order, as the docs line reads them."""
+    with open("input.txt", encoding="utf-8") as handle:
+        return [line.strip() for line in handle if line.strip()]
+
+
+def _shuffled(names, seed, draws_before=0):
+    """The names as random.seed(seed), `draws_before` random() calls, then a shuffle leave them."""
+    generator = random.Random(seed)
+    for _ in range(draws_before):
+        generator.random()
+    order = list(names)
+    generator.shuffle(order)
+    return order
+
+
+def _start(names):
+    return listing([shown(name) for name in names[:3]]) + " ..."
+
+
+def _defined(code, name):
+    try:
+        return getattr(code, name)
+    except CheckFailed:
+        return None
+
+
+def _other_seed(names, docs):
+    """The seed (other than 42) whose shuffle gives docs, if it is a small whole number."""
+    for seed in OTHER_SEEDS:
+        if seed == SEED:
+            continue
+        if names[random.Random(seed).randrange(len(names))] != docs[-1]:
+            continue  # the last place is filled by the first draw: this seed cannot give docs
+        if _shuffled(names, seed) == docs:
+            return seed
+    return None
+
+
+@check("math and random are imported")
+def _(code):
+    for name, module in (("random", random), ("math", math)):
+        found = _defined(code, name)
+        if found is module:
+            continue
+        if found is None:
+            fail(f"Your file never imports {name}: the name `{name}` is not defined. Write "
+                 f"`import {name}` at the top of the file, next to the other import.")
+        fail(f"`{name}` should be the {name} module, but your file sets it to {shown(found)}. "
+             f"Write `import {name}` at the top, and do not use `{name}` as a variable name.")
+
+
+@check("random is seeded with 42 before the shuffle")
+def _(code):
+    names = _names()
+    want = _shuffled(names, SEED)
+    docs = code.docs
+    if docs == want:
+        return
+    if not isinstance(docs, list) or sorted(docs) != sorted(names):
+        fail(f"docs should hold the {number(len(names))} names of input.txt, but it is "
+             f"{shown(docs)}. The lines that read and shuffle the names were given: were they "
+             "changed?")
+    told = (f"With random.seed(42) before the shuffle, docs starts {_start(want)} on every "
+            "run.")
+    if random.getstate() == random.Random(SEED).getstate():
+        fail(f"random.seed(42) runs after random.shuffle(docs), so the shuffle drew its numbers "
+             f"before the seed was set, from a different start on every run. {told} A seed "
+             "only fixes the draws that come after it: move random.seed(42) above the line "
+             "that reads docs.")
+    if docs == _shuffled(names, str(SEED)):
+        fail(f"docs is shuffled the way random.seed('42') shuffles it: the seed is the text "
+             f"'42', and a text seed starts the numbers somewhere else than the number 42. "
+             f"{told} Write the number, without quotes: random.seed(42).")
+    for draws in EXTRA_DRAWS:
+        if docs == _shuffled(names, SEED, draws):
+            fail(f"Between random.seed(42) and the shuffle, your file draws "
+                 f"{'a random number' if draws == 1 else f'{draws} random numbers'}, so the "
+                 f"shuffle starts from a later point of the sequence. {told} Keep the seed "
+                 "right before the lines that read and shuffle docs, with no other random "
+                 "call in between.")
+    seed = _other_seed(names, docs)
+    if seed is not None:
+        fail(f"docs is shuffled the way random.seed({seed}) shuffles it: it starts "
+             f"{_start(docs)} {told} Any seed makes runs repeat, but every number in this "
+             "course (and the names microgpt invents) comes from seed 42: write "
+             "random.seed(42).")
+    fail(f"docs is not in the order random.seed(42) gives. {told} Is random.seed(42) missing? "
+         "Without a seed, Python starts its random numbers from a fresh value taken from the "
+         "computer each run, so every run shuffles differently. Write random.seed(42) after "
+         "the imports, above the line that reads docs.")
+
+
+@check("the next draws are the ones seed 42 gives")
+def _(code):
+    names = _names()
+    if code.docs != _shuffled(names, SEED):
+        fail("The draws after the shuffle can only be the ones seed 42 gives once the shuffle "
+             "itself is: fix the check above first.")
+    generator = random.Random(SEED)
+    generator.shuffle(list(names))
+    if random.getstate() != generator.getstate():
+        fail("docs is in the right order, but after the shuffle your file draws more random "
+             "numbers (or seeds again), outside the demo. microgpt draws every starting weight "
+             "and every invented name from this same sequence, so one extra draw changes all "
+             "of them. Remove the extra random call, or move it under "
+             "`if __name__ == \"__main__\":`.")
+    return (f"After seed 42 and the shuffle, the next random number will be "
+            f"{generator.random():.6f}, on every run.")

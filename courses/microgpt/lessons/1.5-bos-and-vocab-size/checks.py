@@ -1,0 +1,87 @@
+"""Checks for lesson 1.5: BOS takes the first id no character has, and vocab_size counts every id.
+
+The characters are worked out here from input.txt, so any names file works: BOS must be the
+number of different characters, and vocab_size one more. The last check reads the ids back from
+the learner's own chars, BOS and vocab_size: every id from 0 to vocab_size - 1 must mean exactly
+one thing.
+"""
+from linebyline.runtime import check, fail, printed, shown
+
+
+def _chars():
+    with open("input.txt", encoding="utf-8") as handle:
+        return sorted(set("".join(line.strip() for line in handle)))
+
+
+def _whole(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+@check("BOS is an id no character has")
+def _(code):
+    bos, chars = code.BOS, _chars()
+    if bos is None:
+        fail("BOS is still None. Give it a whole number: the first id that no character "
+             "uses.")
+    if isinstance(bos, str):
+        fail(f"BOS is the text {shown(bos)}, but the model only ever sees numbers: BOS must be "
+             "an id, a whole number like the characters' ids, just one that no character "
+             f"uses. The characters have the ids 0 to {len(chars) - 1}.")
+    if not _whole(bos):
+        fail(f"BOS should be a whole number (an id), but it is {shown(bos)}.")
+    if 0 <= bos < len(chars):
+        fail(f"BOS is {bos}, but {bos} is already the id of {shown(chars[bos])} "
+             f"(chars[{bos}] is {shown(chars[bos])}). Two things with one id cannot be told "
+             "apart: the model could not see where a name starts or ends. The characters take "
+             f"the ids 0 to {len(chars) - 1}; give BOS the next one, len(chars).")
+    if bos < 0:
+        fail(f"BOS is {bos}, but ids count up from 0. Give BOS the first id after the "
+             "characters' ids: len(chars).")
+
+
+@check("BOS comes right after the characters")
+def _(code):
+    bos, chars = code.BOS, _chars()
+    if bos != len(chars):
+        unused = f"id {len(chars)}" if bos == len(chars) + 1 else f"the ids {len(chars)} to {bos - 1}"
+        fail(f"BOS is {bos}, which leaves {unused} unused: the characters take 0 to "
+             f"{len(chars) - 1}, so the next free id is {len(chars)}. Ids should have no "
+             "gaps, because every id gets a row in the model's tables, even an id nothing uses. "
+             "Write BOS = len(chars).")
+
+
+@check("vocab_size counts every id")
+def _(code):
+    size, chars = code.vocab_size, _chars()
+    want = len(chars) + 1
+    if size == want and _whole(size):
+        return
+    if not _whole(size):
+        fail(f"vocab_size should be a whole number, the count of all ids, but it is "
+             f"{shown(size)}.")
+    if size == len(chars):
+        fail(f"vocab_size is {size}: it counts the characters but not BOS. There are "
+             f"{len(chars)} character ids and one for BOS, {want} in all, and BOS's id, "
+             f"{len(chars)}, must be below vocab_size for the model to have a row for it. "
+             "Count BOS too: len(chars) + 1.")
+    fail(f"vocab_size is {size}, but there are {len(chars)} character ids and one for BOS: "
+         f"{want} ids in all, 0 to {want - 1}. Write vocab_size = len(chars) + 1.")
+
+
+@check("every id from 0 to vocab_size - 1 means one thing")
+def _(code):
+    chars, bos, size = list(code.chars), code.BOS, code.vocab_size
+    meaning = {}
+    for index, ch in enumerate(chars):
+        meaning.setdefault(index, []).append(repr(ch))
+    meaning.setdefault(bos, []).append("BOS")
+    wrong = [f"id {i} means {' and '.join(meaning.get(i, ['nothing']))}"
+             for i in range(size) if len(meaning.get(i, [])) != 1]
+    outside = sorted(i for i in meaning if not 0 <= i < size)
+    if wrong or outside:
+        fail("; ".join(wrong + [f"id {i} is not below vocab_size" for i in outside]) + ".")
+    if f"vocab size: {size}" not in printed(code):
+        fail(f"Your file should print `vocab size: {size}`, but it printed "
+             f"{shown(printed(code).strip()[-60:])}. The print line was given: was it changed?")
+    return (f"ids 0 to {len(chars) - 1} are {chars[0]!r} to {chars[-1]!r}, id {bos} is BOS: "
+            f"{size} ids, each meaning one thing.")

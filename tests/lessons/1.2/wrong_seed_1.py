@@ -1,0 +1,18 @@
+"""Lesson 1.2, wrong: another seed (1): the runs repeat, but not the course's numbers."""
+# expect: fail | random is seeded with 42 before the shuffle | the way random.seed(1) shuffles it
+import math
+import random
+
+random.seed(1)  # same seed, same shuffle, same weights, same names
+
+# --- the data: one document (a name) per line ---
+docs = [line.strip() for line in open('input.txt', encoding='utf-8') if line.strip()]
+random.shuffle(docs)
+print(f"documents: {len(docs)}")
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
+    print("the first five names after the shuffle:", docs[:5])
+    print("the next random number:", random.random())
+    print("math is there too: math.log(1) is", math.log(1))
+    print("Press Run again and compare.")

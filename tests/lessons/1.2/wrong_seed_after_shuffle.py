@@ -1,0 +1,18 @@
+"""Lesson 1.2, wrong: the seed comes after the shuffle, so the shuffle is not fixed."""
+# expect: fail | random is seeded with 42 before the shuffle | move random.seed(42) above
+import math
+import random
+
+
+# --- the data: one document (a name) per line ---
+docs = [line.strip() for line in open('input.txt', encoding='utf-8') if line.strip()]
+random.shuffle(docs)
+random.seed(42)  # same seed, same shuffle, same weights, same names
+print(f"documents: {len(docs)}")
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
+    print("the first five names after the shuffle:", docs[:5])
+    print("the next random number:", random.random())
+    print("math is there too: math.log(1) is", math.log(1))
+    print("Press Run again and compare.")

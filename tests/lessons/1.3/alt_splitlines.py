@@ -1,0 +1,14 @@
+"""Lesson 1.3, a correct variant: the whole file split into lines with splitlines()."""
+# expect: pass
+import random
+
+random.seed(42)  # same seed, same shuffle, same weights, same names
+
+# --- the data: one document (a name) per line ---
+docs = open('input.txt', encoding='utf-8').read().splitlines()
+random.shuffle(docs)
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
+    print(f"documents: {len(docs)}")
+    print("the first five:", docs[:5])

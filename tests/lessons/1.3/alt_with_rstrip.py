@@ -1,0 +1,15 @@
+"""Lesson 1.3, a correct variant: a with block, and rstrip of the newline only."""
+# expect: pass
+import random
+
+random.seed(42)  # same seed, same shuffle, same weights, same names
+
+# --- the data: one document (a name) per line ---
+with open('input.txt', encoding='utf-8') as f:
+    docs = [l.rstrip('\n') for l in f if l.strip()]
+random.shuffle(docs)
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
+    print(f"documents: {len(docs)}")
+    print("the first five:", docs[:5])

@@ -1,0 +1,19 @@
+"""Lesson 1.4, wrong: only the first name's characters."""
+# expect: fail | every character of the names, and nothing else | chars lacks
+import random
+
+random.seed(42)  # same seed, same shuffle, same weights, same names
+
+# --- the data: one document (a name) per line ---
+docs = [line.strip() for line in open('input.txt', encoding='utf-8') if line.strip()]
+random.shuffle(docs)
+print(f"documents: {len(docs)}")
+
+# --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
+chars = sorted(set(docs[0]))
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
+    print(f"chars holds {len(chars)} characters:", chars)
+    for ch in "emma":
+        print(repr(ch), "has id", chars.index(ch) if ch in chars else "(not in chars)")

@@ -1,0 +1,22 @@
+"""Lesson 1.5, half done: BOS is written, vocab_size is still None."""
+# expect: fail | vocab_size counts every id | should be a whole number
+import random
+
+random.seed(42)  # same seed, same shuffle, same weights, same names
+
+# --- the data: one document (a name) per line ---
+docs = [line.strip() for line in open('input.txt', encoding='utf-8') if line.strip()]
+random.shuffle(docs)
+print(f"documents: {len(docs)}")
+
+# --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
+chars = sorted(set(''.join(docs)))
+BOS = len(chars)
+# TODO: replace None with how many ids there are in all, counting BOS
+vocab_size = None
+print(f"vocab size: {vocab_size}")
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
+    print(f"the characters {chars[0]!r} to {chars[-1]!r} have the ids 0 to {len(chars) - 1}")
+    print(f"BOS is {BOS}")
