@@ -157,7 +157,7 @@ def test_an_unknown_widget_kind(copy):
     replace(path, "kind: local-gradient", "kind: local-gradiant")
     errors = errors_of(copy)
     assert errors == [f"{path}:{line_of(path, 'local-gradiant')}: explore: unknown widget kind "
-                      "'local-gradiant' (known: graph-backward, local-gradient)"]
+                      "'local-gradiant' (known: graph-backward, local-gradient, train-run)"]
 
 
 def test_a_broken_checks_file_points_into_it(copy):
@@ -175,3 +175,20 @@ def test_a_lesson_of_an_undeclared_module_and_a_missing_script(copy):
                for e in errors)
     assert any(e.startswith(f"{copy / 'course.yaml'}:") and "'train44.py' does not exist" in e
                for e in errors)
+
+
+def test_a_widget_that_trains_a_missing_script(copy):
+    path = lesson_yaml(copy, "7.4")
+    text = path.read_text()
+    start, end = text.index("explore:"), text.index("build:")
+    path.write_text(text[:start] + "explore:\n  kind: train-run\n  params:\n    script: train9.py\n"
+                    "    steps: [10]\n" + text[end:])
+    assert errors_of(copy) == [f"{path}:{line_of(path, 'train9.py')}: explore params: the script "
+                               f"'train9.py' does not exist in {copy}"]
+
+
+def test_a_review_of_a_module_without_lessons(copy):
+    (copy / "reviews").mkdir(exist_ok=True)
+    review = copy / "reviews" / "module-12.yaml"
+    review.write_text("module: 12\nsummary: The end.\nquiz: []\n")
+    assert errors_of(copy) == [f"{review}:1: module 12 has no published lesson to review"]

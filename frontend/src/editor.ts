@@ -22,6 +22,8 @@ export interface Editor {
   text(): string;
   setText(text: string): void;
   goToLine(line: number): void;
+  /** Put the cursor at a character offset, scrolled into view, and focus the editor. */
+  goToOffset(offset: number): void;
   focus(): void;
 }
 
@@ -68,6 +70,11 @@ export function createEditor(parent: HTMLElement, options: {
         selection: EditorSelection.range(target.from, target.to),
         effects: EditorView.scrollIntoView(target.from, { y: "center" }),
       });
+      view.focus();
+    },
+    goToOffset: (offset: number) => {
+      const at = Math.max(0, Math.min(offset, view.state.doc.length));
+      view.dispatch({ selection: EditorSelection.cursor(at), effects: EditorView.scrollIntoView(at, { y: "center" }) });
       view.focus();
     },
     focus: () => view.focus(),

@@ -3,6 +3,8 @@ import type { Progress } from "./progress";
 
 interface QuestionData {
   id: string; kind: "choice" | "predict"; explain: string;
+  /** Where the answer is kept, and whether answering starts that lesson (not for a review). */
+  lesson?: string; touch?: boolean;
   choices?: Array<{ correct: boolean; explain: string }>;
   answer?: number; tolerance?: number;
 }
@@ -23,7 +25,7 @@ export function setUpQuiz(questions: QuestionData[], lessonOf: (id: string) => s
     const form = document.querySelector<HTMLFormElement>(`form[data-question="${question.id}"]`);
     if (!form) continue;
     const feedback = form.querySelector<HTMLElement>(".feedback")!;
-    const lesson = lessonOf(question.id);
+    const lesson = question.lesson ?? lessonOf(question.id);
 
     const judge = (answer: string, save: boolean): void => {
       let correct = false;
@@ -46,7 +48,7 @@ export function setUpQuiz(questions: QuestionData[], lessonOf: (id: string) => s
       feedback.dataset.result = correct ? "correct" : "wrong";
       feedback.innerHTML = `<p class="verdict">${correct ? "Right." : "Not quite."}</p>${html}`;
       if (save) {
-        progress.touch(lesson);
+        if (question.touch !== false) progress.touch(lesson);
         progress.update(lesson, (entry) => { entry.quiz[question.id] = { answer, correct }; });
       }
     };

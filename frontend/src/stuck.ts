@@ -1,5 +1,6 @@
-// "Stuck?": hints one at a time, then a code-along replay of the lines being typed (chapters,
-// captions, play/pause, seek by chapter, speed), then the solution after a confirmation.
+// "Stuck?": hints one at a time, then a code-along replay of the lines being typed, which plays
+// like a video the learner can take over (chapter marks with times, a scrubber, play/pause,
+// speed, "edit from here"), then the solution after a confirmation.
 import type { ExerciseData } from "./build-part";
 import type { Editor } from "./editor";
 import type { Progress } from "./progress";
@@ -7,23 +8,40 @@ import type { Progress } from "./progress";
 const CHAR_MS = 45; // typing speed at 1×
 const PAUSE_MS = 900; // between chapters at 1×
 
-interface Frame { chapter: number; text: string }
+/** One screen of the replay: the text so far, where the cursor is, and when (ms at 1×). */
+interface Frame {
+  chapter: number;
+  text: string;
+  /** Where this chapter's typing started and where the cursor is now. */
+  from: number;
+  at: number;
+  time: number;
+}
 
 /** Every screen of the replay: the starter, then each chapter's text typed in character by character. */
 export function replayFrames(starter: string, chapters: ExerciseData["codealong"]): Frame[] {
-  const frames: Frame[] = [{ chapter: -1, text: starter }];
+  const frames: Frame[] = [{ chapter: -1, text: starter, from: 0, at: 0, time: 0 }];
   let text = starter;
+  let time = 0;
   chapters.forEach((chapter, index) => {
     const at = text.indexOf(chapter.find);
     if (at < 0) return;
     const before = text.slice(0, at);
     const after = text.slice(at + chapter.find.length);
+    time += PAUSE_MS; // a beat between chapters, to read the caption
     for (let typed = 0; typed <= chapter.type.length; typed += 1) {
-      frames.push({ chapter: index, text: before + chapter.type.slice(0, typed) + after });
+      if (typed > 0) time += CHAR_MS;
+      frames.push({ chapter: index, text: before + chapter.type.slice(0, typed) + after, from: at, at: at + typed, time });
     }
     text = before + chapter.type + after;
   });
   return frames;
+}
+
+/** 75000 ms -> "1:15". */
+export function clock(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
 export function setUpStuck(root: HTMLElement, exercise: ExerciseData, progress: Progress, editor: Editor): void {
@@ -59,7 +77,7 @@ export function setUpStuck(root: HTMLElement, exercise: ExerciseData, progress: 
     (hintsList.lastElementChild as HTMLElement | null)?.focus();
   });
 
-  const replay = setUpReplay(panel, exercise);
+  const replay = setUpReplay(panel, exercise, editor);
   codealongButton.addEventListener("click", () => replay.open(0));
   for (const link of document.querySelectorAll<HTMLAnchorElement>("[data-chapter-link]")) {
     link.addEventListener("click", () => {
@@ -84,22 +102,29 @@ export function setUpStuck(root: HTMLElement, exercise: ExerciseData, progress: 
   });
 }
 
-function setUpReplay(panel: HTMLElement, exercise: ExerciseData) {
+function setUpReplay(panel: HTMLElement, exercise: ExerciseData, editor: Editor) {
   const frames = replayFrames(exercise.starter, exercise.codealong);
-  const screen = panel.querySelector<HTMLElement>('[data-replay="screen"]')!;
-  const caption = panel.querySelector<HTMLElement>('[data-replay="caption"]')!;
-  const position = panel.querySelector<HTMLElement>('[data-replay="position"]')!;
-  const play = panel.querySelector<HTMLButtonElement>('[data-replay="play"]')!;
-  const speed = panel.querySelector<HTMLSelectElement>('[data-replay="speed"]')!;
-  const chapterList = panel.querySelector<HTMLOListElement>('[data-replay="chapters"]')!;
+  const total = frames[frames.length - 1].time;
+  const part = (name: string) => panel.querySelector<HTMLElement>(`[data-replay="${name}"]`)!;
+  const screen = part("screen");
+  const caption = part("caption");
+  const position = part("position");
+  const time = part("time");
+  const play = part("play") as HTMLButtonElement;
+  const speed = part("speed") as HTMLSelectElement;
+  const scrubber = part("scrubber") as HTMLInputElement;
+  const edit = part("edit") as HTMLButtonElement;
+  const chapterList = part("chapters") as HTMLOListElement;
+  scrubber.max = String(frames.length - 1);
   let index = 0;
   let timer: number | undefined;
 
   const chapterButtons = exercise.codealong.map((chapter, i) => {
+    const first = frames.findIndex((f) => f.chapter === i);
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = `${i + 1}. ${chapter.title}`;
-    button.addEventListener("click", () => { seek(frames.findIndex((f) => f.chapter === i)); });
+    button.textContent = `${i + 1}. ${chapter.title} · ${clock(first >= 0 ? frames[first].time : 0)}`;
+    button.addEventListener("click", () => { seek(first); });
     const li = document.createElement("li");
     li.append(button);
     chapterList.append(li);
@@ -108,11 +133,23 @@ function setUpReplay(panel: HTMLElement, exercise: ExerciseData) {
 
   function render(): void {
     const frame = frames[index];
-    screen.textContent = frame.text;
+    // The text with this chapter's typing marked and the cursor shown where it types.
+    const typed = document.createElement("mark");
+    typed.textContent = frame.text.slice(frame.from, frame.at);
+    const caret = document.createElement("span");
+    caret.className = "replay-caret";
+    caret.setAttribute("aria-hidden", "true");
+    screen.replaceChildren(frame.text.slice(0, frame.from), typed, caret, frame.text.slice(frame.at));
     const chapter = exercise.codealong[frame.chapter];
-    caption.textContent = chapter ? chapter.caption : "The starter, before any line is typed.";
+    if (chapter) caption.innerHTML = chapter.caption; // Markdown rendered server-side, HTML escaped there
+    else caption.textContent = "The starter, before any line is typed.";
     position.textContent = `chapter ${Math.max(frame.chapter + 1, 0)} / ${exercise.codealong.length}`;
+    time.textContent = `${clock(frame.time)} / ${clock(total)}`;
+    scrubber.value = String(index);
+    scrubber.setAttribute("aria-valuetext",
+      `${clock(frame.time)} of ${clock(total)}${chapter ? `, chapter ${frame.chapter + 1}: ${chapter.title}` : ", the starter"}`);
     chapterButtons.forEach((button, i) => button.setAttribute("aria-current", String(i === frame.chapter)));
+    if (frame.chapter >= 0) caret.scrollIntoView({ block: "nearest" });
   }
 
   function pause(): void {
@@ -123,10 +160,12 @@ function setUpReplay(panel: HTMLElement, exercise: ExerciseData) {
 
   function tick(): void {
     if (index >= frames.length - 1) { pause(); return; }
-    const nextChapter = frames[index + 1].chapter !== frames[index].chapter;
-    index += 1;
-    render();
-    timer = window.setTimeout(tick, (nextChapter ? PAUSE_MS : CHAR_MS) / Number(speed.value));
+    const wait = frames[index + 1].time - frames[index].time;
+    timer = window.setTimeout(() => {
+      index += 1;
+      render();
+      tick();
+    }, wait / Number(speed.value));
   }
 
   function seek(to: number): void {
@@ -136,15 +175,26 @@ function setUpReplay(panel: HTMLElement, exercise: ExerciseData) {
 
   play.addEventListener("click", () => {
     if (timer !== undefined) { pause(); return; }
-    if (index >= frames.length - 1) index = 0;
+    if (index >= frames.length - 1) seek(0);
     play.textContent = "Pause";
     tick();
+  });
+  scrubber.addEventListener("input", () => { pause(); seek(Number(scrubber.value)); });
+  speed.addEventListener("change", () => { if (timer !== undefined) { pause(); play.click(); } });
+  edit.addEventListener("click", () => {
+    const frame = frames[index];
+    const mine = editor.text();
+    if (mine !== exercise.starter && mine !== frame.text
+        && !window.confirm("Replace your code in the editor with the code-along at this point?")) return;
+    pause();
+    editor.setText(frame.text);
+    editor.goToOffset(frame.at);
   });
 
   return {
     open(chapter: number): void {
       panel.hidden = false;
-      seek(frames.findIndex((f) => f.chapter === chapter));
+      seek(Math.max(0, frames.findIndex((f) => f.chapter === chapter)));
       panel.scrollIntoView({ block: "nearest" });
       play.focus();
     },

@@ -140,6 +140,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
             print(f"    {note}")
         for problem in lesson_report.problems:
             print(f"  ✗ {problem}")
+    for note in report.notes:
+        print(note)
     for problem in report.problems:
         print(f"✗ {problem}")
     total = len(course.countable_lines())

@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .course import Lesson
+from .course import Lesson, Module, Question
 from .course.widgets import KINDS
 from .dataset import names_file
 
@@ -58,17 +58,17 @@ def _names_digest() -> str:
     return _file_digest(str(path), stat.st_mtime_ns, stat.st_size)
 
 
-def _items(lesson: Lesson) -> list[dict[str, Any]]:
+def _items(quiz: tuple[Question, ...], widget_code: str = "") -> list[dict[str, Any]]:
     items = [{"code": q.compute, "name": "answer", "question": index}
-             for index, q in enumerate(lesson.quiz) if q.kind == "predict" and q.compute]
-    if lesson.explore.compute:
-        items.append({"code": lesson.explore.compute, "name": "data", "question": None})
+             for index, q in enumerate(quiz) if q.kind == "predict" and q.compute]
+    if widget_code:
+        items.append({"code": widget_code, "name": "data", "question": None})
     return items
 
 
-def _key(lesson: Lesson, items: list[dict[str, Any]]) -> str:
+def _key(solution: str, items: list[dict[str, Any]]) -> str:
     worker = Path(__file__).with_name("compute_worker.py").read_text(encoding="utf-8")
-    text = json.dumps([PROTOCOL, sys.version, worker, _names_digest(), lesson.exercise.solution,
+    text = json.dumps([PROTOCOL, sys.version, worker, _names_digest(), solution,
                        [item["code"] for item in items]])
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -77,8 +77,8 @@ _memory: dict[str, list[dict[str, Any]]] = {}
 _lock = threading.Lock()
 
 
-def _run(lesson: Lesson, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    key = _key(lesson, items)
+def _run(solution: str, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    key = _key(solution, items)
     with _lock:
         if key in _memory:
             return _memory[key]
@@ -86,7 +86,7 @@ def _run(lesson: Lesson, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     try:
         results = json.loads(stored.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        results = _run_child(lesson, items)
+        results = _run_child(solution, items)
         if not any("error" in result for result in results):
             _store(stored, results)
     with _lock:
@@ -94,8 +94,8 @@ def _run(lesson: Lesson, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return results
 
 
-def _run_child(lesson: Lesson, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    job = {"solution": lesson.exercise.solution,
+def _run_child(solution: str, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    job = {"solution": solution,
            "items": [{"code": item["code"], "name": item["name"]} for item in items]}
     with tempfile.TemporaryDirectory(prefix="linebyline-compute-") as folder:
         shutil.copyfile(names_file(), Path(folder) / "input.txt")
@@ -124,34 +124,53 @@ def _store(path: Path, results: list[dict[str, Any]]) -> None:
         pass
 
 
+def _answers(quiz: tuple[Question, ...], items: list[dict[str, Any]],
+             results: list[dict[str, Any]], where: Path, computed: Computed) -> None:
+    for item, result in zip(items, results):
+        index = item["question"]
+        if index is None:
+            continue
+        place = f"{where}:{quiz[index].line}: question {index + 1}'s `compute`"
+        value = result.get("value")
+        if "error" in result:
+            computed.problems.append(f"{place} failed: {result['error']}")
+        elif (isinstance(value, bool) or not isinstance(value, (int, float))
+              or not math.isfinite(value)):
+            computed.problems.append(f"{place} must set `answer` to a number, not {value!r}")
+        else:
+            computed.answers[index] = float(value)
+
+
 def compute_lesson(lesson: Lesson) -> Computed:
     """Run the lesson's computations (or read them from the cache) and check what came back."""
-    items = _items(lesson)
+    items = _items(lesson.quiz, lesson.explore.compute)
     computed = Computed()
     if not items:
         return computed
     where = lesson.path / "lesson.yaml"
-    for item, result in zip(items, _run(lesson, items)):
-        index = item["question"]
-        if index is not None:
-            question = lesson.quiz[index]
-            place = f"{where}:{question.line}: question {index + 1}'s `compute`"
-            value = result.get("value")
-            if "error" in result:
-                computed.problems.append(f"{place} failed: {result['error']}")
-            elif (isinstance(value, bool) or not isinstance(value, (int, float))
-                  or not math.isfinite(value)):
-                computed.problems.append(f"{place} must set `answer` to a number, not {value!r}")
-            else:
-                computed.answers[index] = float(value)
-            continue
+    results = _run(lesson.exercise.solution, items)
+    _answers(lesson.quiz, items, results, where, computed)
+    if lesson.explore.compute:
+        result = results[-1]
         place = f"{where}:{lesson.explore.line}: the widget's `compute`"
         if "error" in result:
             computed.problems.append(f"{place} failed: {result['error']}")
-            continue
-        problem = KINDS[lesson.explore.kind].check_data(result["value"])
-        if problem:
-            computed.problems.append(f"{place} set `data` wrongly: {problem}")
         else:
-            computed.data = result["value"]
+            problem = KINDS[lesson.explore.kind].check_data(result["value"])
+            if problem:
+                computed.problems.append(f"{place} set `data` wrongly: {problem}")
+            else:
+                computed.data = result["value"]
+    return computed
+
+
+def compute_review(module: Module) -> Computed:
+    """A module review's predictions, computed after the solution of the module's last lesson."""
+    computed = Computed()
+    if module.review is None or not module.lessons:
+        return computed
+    items = _items(module.review.quiz)
+    if items:
+        results = _run(module.lessons[-1].exercise.solution, items)
+        _answers(module.review.quiz, items, results, module.review.path, computed)
     return computed

@@ -5,10 +5,12 @@ findings. A problem is anything that would mislead a learner; a note is informat
 """
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .computed import compute_lesson
+from .computed import compute_lesson, compute_review
 from .course import Course, Lesson, apply_edits
 from .sandbox import check_source
 from .scripts import NUM_STEPS
@@ -27,6 +29,7 @@ class CourseReport:
     lessons: list[LessonReport]
     problems: list[str]  # course-wide
     uncovered: list[int]
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -46,8 +49,21 @@ def lint_course(course: Course, require_full_coverage: bool = False,
         problems.append(f"{course.program_name}: {len(uncovered)} non-blank lines are taught by "
                         f"no lesson: {format_ranges(uncovered)}")
     lessons = [lesson for lesson in course.lessons() if not only or lesson.number in only]
-    return CourseReport(course, [lint_lesson(course, lesson) for lesson in lessons],
-                        problems, uncovered)
+    notes = []
+    for module in course.modules:
+        numbers = [lesson.number for lesson in module.lessons]
+        if module.review is None or (only and not set(numbers) & set(only)):
+            continue
+        computed = compute_review(module)
+        problems.extend(computed.problems)
+        answers = ", ".join(f"{a:g}" for a in computed.answers.values())
+        notes.append(f"module {module.number} review: {len(module.review.quiz)} questions"
+                     + (f", predictions computed: {answers}" if answers else ""))
+    # Each proof runs child processes, so threads keep every core busy; reports stay in order.
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        reports = list(pool.map(lambda lesson: lint_lesson(course, lesson), lessons))
+    return CourseReport(course, reports, problems, uncovered, notes)
+
 
 
 def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:

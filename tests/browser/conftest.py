@@ -92,3 +92,24 @@ def page(context: BrowserContext) -> Page:
 
 def wait_for_python(page: Page) -> None:
     page.wait_for_selector('[data-python-status][data-state="ready"]', timeout=PYTHON_READY_S * 1000)
+
+
+AXE = ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(page: Page) -> list[dict]:
+    """WCAG 2.1 AA violations on the page as it is now (contrast included), as short summaries."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=AXE.read_text())
+    # CodeMirror's scroller holds a contenteditable, which axe does not count as focusable
+    # content: that one rule skips that one element; everything else is checked everywhere.
+    return page.evaluate("""async () => {
+        const summary = r => r.violations.map(v => ({id: v.id, help: v.help,
+            nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + n.failureSummary)}));
+        const tags = {runOnly: ['wcag2a', 'wcag2aa', 'wcag21aa']};
+        const all = await axe.run(document,
+            {...tags, rules: {'scrollable-region-focusable': {enabled: false}}});
+        const scrolling = await axe.run({include: [document], exclude: [['.cm-scroller']]},
+            {runOnly: ['scrollable-region-focusable']});
+        return [...summary(all), ...summary(scrolling)];
+    }""")

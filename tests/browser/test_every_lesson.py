@@ -1,16 +1,19 @@
-"""Every published lesson, opened in Chromium as a learner would: its widget comes alive, the
-untouched starter is not attempted, and the reference solution passes every check in Pyodide.
+"""Every published lesson, opened in Chromium as a learner would: its widget comes alive, the page
+passes axe in light and dark colours, the untouched starter is not attempted, and the reference
+solution passes every check in Pyodide.
 
 One page per lesson, one browser for all: Pyodide comes from the browser's cache after the first.
 """
 from __future__ import annotations
+
+import json
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from linebyline.course import default_course_path, load_course
 
-from .conftest import wait_for_python
+from .conftest import axe_violations, wait_for_python
 
 pytestmark = pytest.mark.browser
 LESSONS = list(load_course(default_course_path()).lessons())
@@ -39,6 +42,11 @@ def test_lesson_in_the_browser(server, page: Page, lesson):
     widget = page.locator(f'[data-widget="{lesson.explore.kind}"]')
     expect(widget).to_have_attribute("data-mounted", "")
     expect(widget.locator(".noscript-note")).to_have_count(0)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        violations = axe_violations(page)
+        assert violations == [], f"{scheme}: {json.dumps(violations, indent=1)}"
+    page.emulate_media(color_scheme="light")
     wait_for_python(page)
 
     assert check(page).startswith("Not attempted yet"), lesson.number

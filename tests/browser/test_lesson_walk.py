@@ -206,7 +206,25 @@ def test_stuck_ladder_hints_then_codealong_then_solution(server, page: Page, cou
     expect(screen).to_contain_text("order.append(node)", timeout=15_000)
     page.click('[data-replay="play"]')  # pause
     page.locator('[data-replay="chapters"] button').last.click()
-    expect(page.locator('[data-replay="caption"]')).to_have_text(exercise.codealong[-1].caption)
+    caption = exercise.codealong[-1].caption.replace("`", "")  # Markdown: `+=` shows as code
+    expect(page.locator('[data-replay="caption"]')).to_have_text(caption)
+    expect(page.locator('[data-replay="caption"] code').first).to_have_text("+=")
+    # Chapter marks carry their times; the scrubber moves by keyboard like a video's.
+    marks = page.locator('[data-replay="chapters"] button').all_inner_texts()
+    assert marks[0].startswith("1. ") and re.search(r"· 0:0\d$", marks[0]), marks
+    scrubber = page.locator('[data-replay="scrubber"]')
+    scrubber.focus()
+    page.keyboard.press("Home")
+    expect(page.locator('[data-replay="caption"]')).to_have_text("The starter, before any line is typed.")
+    page.keyboard.press("End")
+    time_text = page.locator('[data-replay="time"]').inner_text()
+    played, length = time_text.split(" / ")
+    assert played == length != "0:00", time_text
+    # "Edit from here" hands the code-along's text to the learner's editor, cursor where it typed.
+    page.click('[data-replay="edit"]')
+    show_end_of_editor(page)
+    expect(page.locator(".cm-content")).to_contain_text("child.grad += local_grad * node.grad")
+    assert check_and_wait(page).startswith(f"All {len(exercise.check_names)} checks pass")
 
     page.click('[data-action="solution"]')
     dialog = page.locator("[data-solution-dialog]")

@@ -1,6 +1,7 @@
 """The web app's pages and endpoints, through Django's test client and a real database."""
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -199,3 +200,39 @@ def test_the_database_is_the_configured_one():
     assert connection.vendor == wanted
     LessonFeedback.objects.create(course="microgpt", lesson="7.4", clear=True, comment="é ✓")
     assert LessonFeedback.objects.get().comment == "é ✓"
+
+
+def test_course_scripts_are_served_for_widgets_that_train_them(client):
+    response = client.get("/scripts/train0.py")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/x-python")
+    assert (default_course_path() / "train0.py").read_text(encoding="utf-8") == response.content.decode()
+    assert client.get("/scripts/microgpt.py").status_code == 200
+    # Only the program and the module scripts: never another file of the course folder.
+    assert client.get("/scripts/checks.py").status_code == 404
+    assert client.get("/scripts/course.yaml").status_code == 404
+
+
+def test_a_module_review_ties_its_lessons_together(client, tmp_path):
+    course = tmp_path / "microgpt"
+    shutil.copytree(default_course_path(), course)
+    (course / "reviews").mkdir(exist_ok=True)
+    (course / "reviews" / "module-7.yaml").write_text(
+        "module: 7\nsummary: You built **backward()**.\nquiz:\n"
+        "  - kind: predict\n    prompt: With x = Value(3) and y = x * x, what is x.grad?\n"
+        "    compute: |\n      x = Value(3)\n      y = x * x\n      y.backward()\n"
+        "      answer = x.grad\n    explain: Two shares of 3.\n", encoding="utf-8")
+    with override_settings(COURSE_DIR=str(course)):
+        page = client.get("/modules/7/review/").content.decode()
+    assert "You built <strong>backward()</strong>." in page
+    assert "With x = Value(3) and y = x * x, what is x.grad?" in page
+    data = json.loads(page.split('id="quiz-data" type="application/json">')[1].split("</script>")[0])
+    review = data[0]
+    # The answer is computed by running the lesson's code; it is kept with the module's last
+    # lesson, and answering it does not start that lesson.
+    assert (review["id"], review["answer"], review["lesson"], review["touch"]) == (
+        "review7-q1", 6.0, "7.5", False)
+    assert [item["lesson"] for item in data[1:]] == ["7.4"] * 5 + ["7.5"] * 4
+    # The lines the module teaches are listed, each linked to its lesson.
+    assert page.count('<li id="L') == 34
+    assert page.count('title="Taught in lesson 7.4"') == 21

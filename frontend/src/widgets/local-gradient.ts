@@ -97,6 +97,26 @@ function nudgeSlope(operation: Operation, x: number, step: number): number {
   return (up - down) / (2 * step);
 }
 
+/** The agreement the verdict asks for: a relative 1e-4, as a beginner reads 4 decimals. */
+function agrees(rule: number, slope: number): boolean {
+  return Math.abs(rule - slope) < 1e-4 * Math.max(1, Math.abs(rule));
+}
+
+/**
+ * The nudge to measure with: the lesson's h, or a tenth of it (and so on, down to 1e-7) where the
+ * curve bends so sharply that ±h straddles too much of the bend (log near 0, say). Nudging can
+ * always get as close as we like by nudging less, so the widget never reports a disagreement that
+ * only a coarse h made. On relu's kink no h helps: that one stays as it is.
+ */
+function nudgeFor(operation: Operation, x: number, h: number): number {
+  const rule = ruleGradient(operation, x);
+  if (!defined(rule) || (operation.op === "relu" && Math.abs(x) < h)) return h;
+  for (let step = h; step >= 1e-7; step /= 10) {
+    if (agrees(rule, nudgeSlope(operation, x, step))) return step;
+  }
+  return h;
+}
+
 function defined(x: number): boolean {
   return Number.isFinite(x);
 }
@@ -326,6 +346,8 @@ function mountLocalGradient(root: HTMLElement, params: Params): void {
   const ruleGeneral = h("span", { class: "lg-formula" });
   const ruleFilled = h("span", { class: "lg-formula" });
   const nudgeFilled = h("span", { class: "lg-formula" });
+  const hOut = h("span", { "data-readout": "h" });
+  const hNote = h("span", { class: "lg-h-note" });
   const verdict = h("p", { class: "lg-verdict", "data-readout": "verdict" });
 
   const readout = h("dl", { class: "lg-readout" },
@@ -336,7 +358,7 @@ function mountLocalGradient(root: HTMLElement, params: Params): void {
     h("div", { class: "lg-row lg-nudge" },
       h("dt", {}, "slope by nudging"),
       h("dd", {}, nudgeOut, h("span", { class: "lg-how" },
-        `(f(x + h) − f(x − h)) / 2h, h = ${formatNumber(nudge, 6)}`, h("br"), nudgeFilled))),
+        "(f(x + h) − f(x − h)) / 2h, h = ", hOut, h("br"), nudgeFilled, hNote))),
   );
 
   const plot = makePlot(range, titleId);
@@ -367,7 +389,8 @@ function mountLocalGradient(root: HTMLElement, params: Params): void {
     const x = currentX();
     const fx = value(selected, x);
     const rule = ruleGradient(selected, x);
-    const slope = nudgeSlope(selected, x, nudge);
+    const used = nudgeFor(selected, x, nudge);
+    const slope = nudgeSlope(selected, x, used);
 
     xOut.textContent = formatNumber(x);
     xOut.dataset.value = String(x);
@@ -381,11 +404,17 @@ function mountLocalGradient(root: HTMLElement, params: Params): void {
     const work = worked(selected, x);
     ruleGeneral.replaceChildren(...work.general);
     ruleFilled.replaceChildren(...(defined(fx) ? work.filled : ["undefined here"]));
-    const up = value(selected, x + nudge);
-    const down = value(selected, x - nudge);
+    const up = value(selected, x + used);
+    const down = value(selected, x - used);
+    const digits = Math.max(6, Math.ceil(-Math.log10(used)) + 3);
+    hOut.textContent = formatNumber(used, 8);
+    hOut.dataset.value = String(used);
     nudgeFilled.replaceChildren(defined(slope)
-      ? `(${formatNumber(up, 6)} − ${formatNumber(down, 6)}) / ${formatNumber(2 * nudge, 6)} = ${formatNumber(slope)}`
+      ? `(${formatNumber(up, digits)} − ${formatNumber(down, digits)}) / ${formatNumber(2 * used, 8)} = ${formatNumber(slope)}`
       : `f(x ± h) is undefined here`);
+    hNote.textContent = used < nudge
+      ? ` The curve bends sharply here, so h = ${formatNumber(nudge, 8)} was too coarse: the nudge shrank to ${formatNumber(used, 8)}.`
+      : "";
 
     let text: string;
     let tone: "good" | "warn" | "none";
@@ -397,10 +426,10 @@ function mountLocalGradient(root: HTMLElement, params: Params): void {
       tone = "warn";
     } else {
       const gap = Math.abs(rule - slope);
-      text = gap < 1e-4 * Math.max(1, Math.abs(rule))
+      text = agrees(rule, slope)
         ? "The rule and the nudge agree."
-        : `The rule and the nudge differ by ${formatNumber(gap, 6)}: the curve bends so sharply here that ±h is not quite small enough.`;
-      tone = gap < 1e-4 * Math.max(1, Math.abs(rule)) ? "good" : "warn";
+        : `The rule and the nudge differ by ${formatNumber(gap, 6)}.`;
+      tone = agrees(rule, slope) ? "good" : "warn";
     }
     verdict.textContent = text;
     verdict.dataset.tone = tone;

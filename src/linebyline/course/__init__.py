@@ -6,10 +6,10 @@ from pathlib import Path
 
 from .errors import CourseError, CourseErrors
 from .loader import apply_edits, load_course
-from .model import Course, Exercise, Lesson, Module, Question
+from .model import Course, Exercise, Lesson, Module, Question, Review
 
 __all__ = [
-    "Course", "CourseError", "CourseErrors", "Exercise", "Lesson", "Module", "Question",
+    "Course", "CourseError", "CourseErrors", "Exercise", "Lesson", "Module", "Question", "Review",
     "apply_edits", "courses_root", "default_course_path", "load_course",
 ]
 

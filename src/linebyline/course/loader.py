@@ -23,6 +23,7 @@ from .model import (
     Mistake,
     Module,
     Question,
+    Review,
     Widget,
 )
 from .widgets import KINDS
@@ -101,7 +102,27 @@ def _course(path: Path, errors: list[CourseError]) -> Course:
         module.lessons.sort(key=lambda lesson: lesson.key)
         for lesson in module.lessons:
             _check_planned_title(lesson, module, errors)
+    for review_file in sorted((path / "reviews").glob("*.yaml")):
+        _review(review_file, by_number, errors)
     return course
+
+
+def _review(file: Path, modules: dict[int, Module], errors: list[CourseError]) -> None:
+    """reviews/module-N.yaml: the module's number, a summary and a quiz like a lesson's."""
+    fields = Fields(str(file), yamlfile.load(file), errors)
+    fields.only("module", "summary", "quiz")
+    number = fields.get("module", int)
+    summary = fields.get("summary", str) or ""
+    quiz = _quiz(fields)
+    module = modules.get(number) if number is not None else None
+    if number is not None and module is None:
+        fields.error(f"module {number} is not in course.yaml", "module")
+    elif module is not None and not module.lessons:
+        fields.error(f"module {number} has no published lesson to review", "module")
+    elif module is not None and module.review is not None:
+        fields.error(f"module {number} already has a review, {module.review.path.name}", "module")
+    elif module is not None:
+        module.review = Review(summary, quiz, file)
 
 
 def _planned_titles(entry: Fields) -> tuple[str, ...]:
@@ -170,7 +191,7 @@ def _lesson(file: Path, course: Course, modules: dict[int, Module],
     watch_name = fields.get("watch", str)
     watch = _read_text(file.parent / watch_name, errors, str(file), fields.line("watch"),
                        "the Watch text") if watch_name else ""
-    explore = _widget(fields)
+    explore = _widget(fields, course.path)
     exercise = _exercise(fields, file.parent)
     quiz = _quiz(fields)
     if len(errors) > before or module is None or exercise is None or explore is None:
@@ -212,7 +233,7 @@ def _unlocked(fields: Fields) -> tuple[str, tuple[tuple[int, int], ...]]:
     return where, original
 
 
-def _widget(fields: Fields) -> Widget | None:
+def _widget(fields: Fields, course_path: Path) -> Widget | None:
     explore = fields.mapping("explore")
     if explore is None:
         return None
@@ -226,6 +247,10 @@ def _widget(fields: Fields) -> Widget | None:
     if kind is None or params is None:
         return None
     KINDS[kind].validate(params)
+    for key in KINDS[kind].scripts:
+        name = params.data.get(key)
+        if isinstance(name, str) and not (course_path / name).is_file():
+            params.error(f"the script {name!r} does not exist in {course_path}", key)
     if compute and KINDS[kind].check_data is None:
         explore.error(f"the {kind} widget takes no computed data: remove `compute`", "compute")
     if not compute and KINDS[kind].check_data is not None:

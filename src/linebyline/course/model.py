@@ -101,6 +101,15 @@ class Lesson:
         return {n for start, end in self.unlocks for n in range(start, end + 1)}
 
 
+@dataclass(frozen=True)
+class Review:
+    """A module's review: what the learner built, and questions that tie its lessons together."""
+
+    summary: str  # Markdown
+    quiz: tuple[Question, ...]
+    path: Path  # the review's YAML file
+
+
 @dataclass
 class Module:
     number: int
@@ -108,6 +117,7 @@ class Module:
     script: str
     planned: tuple[str, ...]  # lesson titles of the curriculum, published or not
     lessons: list[Lesson] = field(default_factory=list)
+    review: Review | None = None
 
 
 @dataclass

@@ -16,8 +16,9 @@ from django.urls import reverse
 from markdown_it import MarkdownIt
 
 from .. import runtime
-from ..computed import Computed, compute_lesson
+from ..computed import Computed, compute_lesson, compute_review
 from ..course import Course, Lesson, Module, default_course_path, load_course
+from ..course.widgets import KINDS
 
 _markdown = MarkdownIt("commonmark", {"html": False, "typographer": True}).enable("table")
 
@@ -47,11 +48,37 @@ class CourseView:
                 self._computed[lesson.number] = compute_lesson(lesson)
             return self._computed[lesson.number]
 
+    def computed_review(self, module: Module) -> Computed:
+        key = f"review {module.number}"
+        with self._computing:
+            if key not in self._computed:
+                self._computed[key] = compute_review(module)
+            return self._computed[key]
+
+    def review_quiz_data(self, module: Module) -> list[dict[str, Any]]:
+        """A review's questions; answers are kept with the module's last lesson, not starting it."""
+        if module.review is None:
+            return []
+        keeper = module.lessons[-1].number
+        return self._questions(module.review.quiz, f"review{module.number}",
+                               self.computed_review(module).answers,
+                               {"lesson": keeper, "touch": False})
+
     def widget_params(self, lesson: Lesson) -> dict[str, Any]:
         params = dict(lesson.explore.params)
         if lesson.explore.compute:
             params["data"] = self.computed(lesson).data
+        for key in KINDS[lesson.explore.kind].scripts:
+            if key in params:
+                params[f"{key}Url"] = self.script_url(params[key])
         return params
+
+    def scripts(self) -> set[str]:
+        """The course's scripts a browser may fetch: the program and each module's script."""
+        return {self.course.program_name} | {m.script for m in self.course.modules}
+
+    def script_url(self, name: str) -> str:
+        return reverse("script", args=[name]) + f"?v={self.version}"
 
     def original_links(self, lesson: Lesson) -> list[dict[str, str]]:
         if not self.course.original_code:
@@ -92,6 +119,14 @@ class CourseView:
     def next_lesson(self, lesson: Lesson) -> Lesson | None:
         index = self.lessons.index(lesson)
         return self.lessons[index + 1] if index + 1 < len(self.lessons) else None
+
+    def next_module(self, module: Module) -> dict[str, Any] | None:
+        """The first lesson of the next module that has one published, for a review's end."""
+        later = [m for m in self.course.modules if m.number > module.number and m.lessons]
+        if not later:
+            return None
+        first = later[0].lessons[0]
+        return {"module": later[0], "lesson": first, "url": lesson_url(first)}
 
     def is_module_end(self, lesson: Lesson) -> bool:
         return self.module_of(lesson).lessons[-1] is lesson
@@ -140,22 +175,28 @@ class CourseView:
             "checks": exercise.checks_source,
             "checkNames": list(exercise.check_names),
             "hints": [self.html(hint) for hint in exercise.hints],
-            "codealong": [{"title": c.title, "caption": c.caption, "find": c.find, "type": c.type}
-                          for c in exercise.codealong],
+            # Captions are Markdown like hints (`code` in them), rendered here with HTML escaped.
+            "codealong": [{"title": c.title, "caption": self.html(c.caption), "find": c.find,
+                           "type": c.type} for c in exercise.codealong],
             "solutionUrl": reverse("solution", args=[f"{lesson.number}-{lesson.slug}"]),
             "runtimeUrl": reverse("runtime") + f"?v={runtime_version()}",
         }
 
     def quiz_data(self, lesson: Lesson) -> list[dict[str, Any]]:
+        return self._questions(lesson.quiz, lesson.number, self.computed(lesson).answers,
+                               {"lesson": lesson.number})
+
+    def _questions(self, quiz: tuple, prefix: str, answers: dict[int, float],
+                   extra: dict[str, Any]) -> list[dict[str, Any]]:
         questions = []
-        for index, question in enumerate(lesson.quiz):
-            item: dict[str, Any] = {"id": f"{lesson.number}-q{index + 1}", "kind": question.kind,
-                                    "explain": self.html(question.explain)}
+        for index, question in enumerate(quiz):
+            item: dict[str, Any] = {"id": f"{prefix}-q{index + 1}", "kind": question.kind,
+                                    "explain": self.html(question.explain), **extra}
             if question.kind == "choice":
                 item["choices"] = [{"correct": c.correct, "explain": self.html(c.explain)}
                                    for c in question.choices]
             else:
-                item["answer"] = self.computed(lesson).answers.get(index)
+                item["answer"] = answers.get(index)
                 item["tolerance"] = question.tolerance
             questions.append(item)
         return questions

@@ -14,6 +14,7 @@ urlpatterns = [
     re_path(r"^feedback/(?P<number>\d+\.\d+)/$", views.feedback, name="feedback"),
     path("runtime.json", views.runtime_bundle, name="runtime"),
     path("data/input.txt", views.dataset, name="dataset"),
+    re_path(r"^scripts/(?P<name>[A-Za-z0-9_]+\.py)$", views.script, name="script"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
 ]

@@ -107,14 +107,22 @@ def module_review(request: HttpRequest, number: int) -> HttpResponse:
     if module is None or not module.lessons:
         raise Http404("No such module, or none of its lessons is published yet")
     problems = [problem for lesson in module.lessons for problem in view.computed(lesson).problems]
+    problems += view.computed_review(module).problems
     if problems:
         return render(request, "linebyline/course_errors.html", {"errors": problems}, status=500)
     lessons = [{"lesson": lesson, "url": lesson_url(lesson),
                 "quiz": list(zip(lesson.quiz, view.quiz_data(lesson))),
                 "lines": len(view.learned_lines(lesson))} for lesson in module.lessons]
-    quiz_data = [item for lesson in module.lessons for item in view.quiz_data(lesson)]
+    review_quiz = view.review_quiz_data(module)
+    quiz_data = review_quiz + [item for lesson in module.lessons for item in view.quiz_data(lesson)]
+    lines = sorted({n for lesson in module.lessons for n in view.learned_lines(lesson)})
     return render(request, "linebyline/review.html", {
-        "view": view, "module": module, "lessons": lessons, "quiz_data": quiz_data})
+        "view": view, "module": module, "lessons": lessons, "quiz_data": quiz_data,
+        "summary": view.html(module.review.summary) if module.review else "",
+        "review_quiz": list(zip(module.review.quiz, review_quiz)) if module.review else [],
+        "line_count": len(lines),
+        "rows": [row for row in view.program_rows() if row["number"] in lines],
+        "next_module": view.next_module(module)})
 
 
 @require_POST
@@ -152,6 +160,19 @@ def rate_limited(request: HttpRequest, exception: Exception) -> JsonResponse:
 def runtime_bundle(request: HttpRequest) -> JsonResponse:
     """The check runtime's Python files; the URL carries their hash, so they cache forever."""
     return JsonResponse({"files": runtime_sources()})
+
+
+@require_safe
+@cache_control(public=True, max_age=3600)
+def script(request: HttpRequest, name: str) -> HttpResponse:
+    """One of the course's scripts (microgpt.py, train0.py ...), for widgets that train it."""
+    view, error = _course_or_error(request)
+    if error:
+        return JsonResponse({"error": "the course has errors"}, status=500)
+    if name not in view.scripts():
+        raise Http404("No such script in this course")
+    text = (view.course.path / name).read_text(encoding="utf-8")
+    return HttpResponse(text, content_type="text/x-python; charset=utf-8")
 
 
 @require_safe

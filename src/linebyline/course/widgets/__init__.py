@@ -3,8 +3,10 @@
 A lesson says ``explore: {kind: ..., params: {...}, compute: ...}``. Each module here names its
 ``KIND`` and validates that kind's parameters with ``validate(params)``; a kind whose numbers are
 computed by the lesson's own code also has ``check_data(data)``, which returns what is wrong
-with the computed ``data`` (or None). The browser side of a kind lives in
-``frontend/src/widgets/<kind>.ts``. Adding a kind means adding one file here and one there.
+with the computed ``data`` (or None); a kind that runs the course's scripts names the parameters
+that hold a script's file name in ``SCRIPTS`` (the loader checks the files exist). The browser
+side of a kind lives in ``frontend/src/widgets/<kind>.ts``. Adding a kind means adding one file
+here and one there.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ class WidgetKind:
     name: str
     validate: Callable[[Fields], None]
     check_data: Callable[[Any], str | None] | None
+    scripts: tuple[str, ...] = ()
 
 
 def _discover() -> dict[str, WidgetKind]:
@@ -29,7 +32,8 @@ def _discover() -> dict[str, WidgetKind]:
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
         module = importlib.import_module(f"{__name__}.{info.name}")
         kinds[module.KIND] = WidgetKind(module.KIND, module.validate,
-                                        getattr(module, "check_data", None))
+                                        getattr(module, "check_data", None),
+                                        getattr(module, "SCRIPTS", ()))
     return kinds
 
 
