@@ -8,7 +8,6 @@ import math
 
 from linebyline.runtime import calling, check, close, fail, number, shown
 
-
 # --- the model's forward pass, written again, on the learner's weights ----------------------
 
 def _logits(code, token):
