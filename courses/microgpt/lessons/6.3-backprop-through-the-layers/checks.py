@@ -171,6 +171,12 @@ def _(code):
              "d * weights['mlp_fc1'][j][k] into grads['wte'][token][k].")
     if _same(got[token], want["wte_ungated"]):
         fail(f"{seen} It includes units that are off: put this line under the ReLU gate too.")
+    last = max(j for j, hj in enumerate(want["h"]) if hj > 0)
+    only_last = [want["gated"][last] * w for w in code.weights['mlp_fc1'][last]]
+    if _same(got[token], only_last):
+        fail(f"{seen} It holds only the last unit's share: `=` replaced what the other units put "
+             "there. x[k] feeds every unit of the hidden layer, so their shares add up: write "
+             "`grads['wte'][token][k] += ...`.")
     fail(f"{seen} x[k] reaches unit j through the weight fc1[j][k], so add "
          "d * weights['mlp_fc1'][j][k].")
 
