@@ -13,7 +13,6 @@ import shutil
 import subprocess
 import sys
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -182,7 +181,7 @@ def test_6_4_texts_match_the_computed_check():
     watch = lesson("6.4").watch
     for weight in ("wte[BOS][2]", "mlp_fc1[63][3]", "mlp_fc2[BOS][1]"):
         row = rows[weight]
-        assert f"| {weight} | {row['numerical']:.10f} | {row['analytic']:.10f} |".replace(
+        assert f"`{weight}`: {row['numerical']:.10f} and {row['analytic']:.10f}".replace(
             "-", "−") in watch
     worst = max(abs(r["numerical"] - r["analytic"]) for r in rows.values())
     assert f"about {worst:.0e}".replace("e-11", " × 10⁻¹¹") in watch

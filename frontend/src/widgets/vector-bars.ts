@@ -152,7 +152,8 @@ function mountVectorBars(root: HTMLElement, params: Params): void {
   const heading = h("p", { class: "vb-heading", "aria-live": "polite", "data-view-label": "" });
   const rowsBox = h("div", { class: "vb-rows" });
   const caption = h("p", { class: "vb-caption", "aria-live": "polite", "data-caption": "" });
-  const numbers = h("div", { class: "vb-numbers" });
+  // A region the keyboard can reach and scroll, with a name for screen readers.
+  const numbers = h("div", { class: "vb-numbers", tabindex: 0, role: "region", "aria-label": "The numbers, row by row" });
   const details = h("details", { class: "vb-details" }, h("summary", {}, "The numbers"), numbers);
 
   const widget = h("div", {
