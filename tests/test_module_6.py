@@ -321,3 +321,11 @@ def test_6_3_gate_on_the_gradient_is_told_apart_from_no_gate(in_folder):
         messages[mistake.name] = first_not_passing(result).message
     assert "The gate looks at the gradient" in messages["the gate testing the gradient instead of h"]
     assert "The ReLU gate is missing" in messages["the ReLU gate missing"]
+
+
+def test_the_review_quotes_the_computed_losses():
+    course = load_course(COURSE)
+    review = next(module for module in course.modules if module.number == 6).review
+    assert review is not None
+    answers = computed("6.6").answers
+    assert f"about {answers[1]:.2f}" in review.summary and f"about {answers[2]:.2f}" in review.summary
