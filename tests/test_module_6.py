@@ -329,3 +329,12 @@ def test_the_review_quotes_the_computed_losses():
     assert review is not None
     answers = computed("6.6").answers
     assert f"about {answers[1]:.2f}" in review.summary and f"about {answers[2]:.2f}" in review.summary
+
+
+def test_the_counts_in_unlocked(in_folder):
+    ns = solution_namespace("6.3")
+    positions = sum(min(ns["block_size"], len(doc) + 1) for doc in ns["docs"][:1000])
+    assert f"{positions:,} times in the 1,000" in " ".join(lesson("6.2").where.split())
+    products = sum(len(row) for name in ("mlp_fc2", "mlp_fc1") for row in ns["weights"][name])
+    assert f"= {products:,} products" in " ".join(lesson("6.3").where.split())
+    assert round(positions / 1000 * products, -4) == 20_000
