@@ -245,3 +245,9 @@ def test_quiz_prompts_and_choices_are_inline_markdown(client):
     page = client.get("/lessons/7.4-building-value/").content.decode()
     assert "Why does <code>__mul__</code> record <code>other.data</code>" in page
     assert "`" not in page.split('id="quiz"')[1].split("</section>")[0]
+
+
+def test_code_blocks_and_tables_that_scroll_can_be_reached_by_keyboard(client):
+    page = client.get("/lessons/2.1-the-27x27-table/").content.decode()
+    assert '<table tabindex="0">' in page and '<pre tabindex="0"><code' in page
+    assert "<table>" not in page and "<pre><code" not in page

@@ -23,9 +23,20 @@ from ..course.widgets import KINDS
 _markdown = MarkdownIt("commonmark", {"html": False, "typographer": True}).enable("table")
 
 
+def _focusable(renderer, tokens, index, options, env) -> str:
+    """Tables may scroll sideways on a phone: keyboard users must be able to reach them."""
+    tokens[index].attrSet("tabindex", "0")
+    return renderer.renderToken(tokens, index, options, env)
+
+
+_markdown.add_render_rule("table_open", _focusable)
+
+
 def markdown(text: str) -> str:
     """Markdown to HTML; raw HTML in the source is escaped, never passed through."""
-    return _markdown.render(text)
+    html = _markdown.render(text)
+    # A fenced code block renders as <pre><code>; let the <pre>, which scrolls, take focus.
+    return html.replace("<pre><code", '<pre tabindex="0"><code')
 
 
 def inline_markdown(text: str) -> str:
