@@ -6,7 +6,6 @@ out here in plain Python from the names file, independently of the lesson's comp
 from __future__ import annotations
 
 import math
-import os
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -138,15 +137,3 @@ def test_line_chart_switches_views_and_adds_the_mistake(server, page: Page):
     widget.get_by_label("learning rate").focus()
     page.keyboard.press("ArrowLeft")
     expect(widget.get_by_label("loss", exact=True)).to_be_checked()
-
-
-@pytest.mark.skipif(not os.environ.get("LINEBYLINE_SLOW"), reason="trains 200 steps in Pyodide")
-def test_train_run_compares_train1_with_train0(server, page: Page):
-    from .conftest import wait_for_python
-    page.goto(server.url + "/lessons/6.6-temperature/")
-    wait_for_python(page)
-    widget = page.locator('[data-widget="train-run"]')
-    widget.locator("select").select_option("200")
-    widget.get_by_role("button", name="Train").click()
-    expect(widget).to_contain_text("Mean loss over the last", timeout=300_000)
-    expect(widget).to_contain_text("train0.py")

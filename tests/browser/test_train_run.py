@@ -1,0 +1,72 @@
+"""The train-run widget trains a course script in Pyodide and shows what CPython shows.
+
+Lesson 1.1's widget trains microgpt.py (20 steps here, to stay quick) after train0.py for
+comparison; the losses and names it reports must be exactly those of the same scripts run by
+CPython on the same data: the browser's Python and ours agree to the last digit.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from linebyline.course import default_course_path
+from linebyline.dataset import names_file
+from linebyline.scripts import parse_step, run_script
+
+from .conftest import wait_for_python
+
+pytestmark = pytest.mark.browser
+STEPS = 20
+
+
+def cpython_run(script: str) -> tuple[list[float], list[str]]:
+    losses, names = [], []
+    for line in run_script(default_course_path() / script, names_file(), STEPS):
+        step = parse_step(line)
+        if step:
+            losses.append(float(step.loss))
+        elif line.startswith("sample"):
+            names.append(line.split(": ", 1)[1])
+    return losses, names
+
+
+def test_train_run_matches_cpython_step_for_step(server, page: Page):
+    micro_losses, micro_names = cpython_run("microgpt.py")
+    table_losses, _ = cpython_run("train0.py")
+    page.goto(server.url + "/lessons/1.1-the-demo/")
+    widget = page.locator('[data-widget="train-run"]')
+    wait_for_python(page)
+    widget.locator("select").select_option(str(STEPS))
+    widget.get_by_role("button", name="Train").click()
+    expect(widget.get_by_role("button", name="Stop")).to_be_enabled()
+    status = widget.locator('[data-readout="status"]')
+    expect(status).to_have_text(f"Done: {STEPS} steps of microgpt.py.", timeout=120_000)
+
+    mean = lambda xs: sum(xs) / len(xs)  # noqa: E731
+    expect(widget.locator('[data-readout="summary"]')).to_have_text(
+        f"Mean loss over the last {STEPS} steps: microgpt.py {mean(micro_losses):.3f}, "
+        f"train0.py {mean(table_losses):.3f}.")
+    assert widget.locator('[data-readout="names"] li').all_inner_texts() == micro_names
+    # Every step is a dot on the chart, for both scripts.
+    dots = widget.locator("path.tr-dots").evaluate_all(
+        "paths => paths.map(p => (p.getAttribute('d').match(/h0/g) || []).length)")
+    assert dots == [STEPS, STEPS]
+    expect(widget.get_by_role("button", name="Stop")).to_be_disabled()
+
+
+def test_train_run_stops_when_asked(server, page: Page):
+    page.goto(server.url + "/lessons/1.1-the-demo/")
+    widget = page.locator('[data-widget="train-run"]')
+    wait_for_python(page)
+    widget.locator("select").select_option("1000")
+    widget.get_by_role("button", name="Train").click()
+    status = widget.locator('[data-readout="status"]')
+    expect(status).to_contain_text("microgpt.py: step", timeout=60_000)
+    widget.get_by_role("button", name="Stop").click()
+    expect(status).to_have_text(re.compile(r"^Stopped at step \d+ of 1000\.$"),
+                                timeout=10_000)
+    expect(widget.get_by_role("button", name="Train")).to_be_enabled()
+    # Python is free again for the learner's own code.
+    expect(page.locator("[data-python-status]")).to_have_text("Python: ready")
