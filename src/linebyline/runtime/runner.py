@@ -296,6 +296,10 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
     names: list[str] = []
     results: list[dict[str, str]] = []
     saved = sys.stdout, sys.stderr
+    saved_stdin = sys.stdin
+    # Nothing to read, wherever this runs: input() meets an end of file at once (and exit(),
+    # which closes sys.stdin, closes only this one).
+    sys.stdin = io.StringIO()
     try:
         sys.setrecursionlimit(BASE_RECURSION_LIMIT)  # whatever an earlier run left behind
         checks = collect_checks(checks_source, checks_filename)
@@ -368,6 +372,9 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
         done = {entry["name"] for entry in results}
         rest = [name for name in names if name not in done]
         results.extend(_all(rest, "error", message, NOT_RUN))
+    finally:
+        sys.stdin = saved_stdin
+        sys.setrecursionlimit(BASE_RECURSION_LIMIT)
     statuses = {entry["status"] for entry in results}
     status = ("pass" if statuses == {"pass"} else
               "error" if statuses <= {"error"} else "fail")

@@ -16,6 +16,8 @@ should not be that easy to fool, by accident or by a "fix" pasted from somewhere
 - The functions here keep what they use in their own closures, so replacing this module's
   attributes changes nothing for the callers that took them at start (the CLI's child process,
   the browser's worker).
+- In the browser, Python stays up between runs: ``restore()`` puts back the builtins and the
+  module attributes the last run replaced, so one run's patches do not leak into the next.
 
 The learner's own code runs with the real builtins and modules, exactly as with ``python``.
 Nothing here stops code that goes looking for the private copies on purpose (through the garbage
@@ -54,12 +56,15 @@ _FOLDER = os.path.dirname(os.path.abspath(__file__))
 _BUILTINS = dict(vars(builtins))  # deleted below: only the closures keep it
 
 
-def _seal(exec=exec, compile=compile, dict=dict, open=open, sorted=sorted, setattr=setattr,
-          getattr=getattr, hasattr=hasattr, ImportError=ImportError, PACKAGE=PACKAGE,
+def _seal(exec=exec, compile=compile, dict=dict, list=list, open=open, sorted=sorted,
+          setattr=setattr, getattr=getattr, hasattr=hasattr, ImportError=ImportError,
+          PACKAGE=PACKAGE,
           SHARED=SHARED, real_import=builtins.__import__, modules=sys.modules,
           Module=types.ModuleType, listdir=os.listdir, join=os.path.join,
           folder=_FOLDER, base_builtins=_BUILTINS, this=sys.modules[__name__]):
-    # Everything the closures below use is a default argument above: taken now, at import.
+    # Everything the closures below use is a default argument above or a local variable here:
+    # taken now, at import.
+    real_builtins = builtins.__dict__
     compiled: dict[str, Any] = {}
     for entry in sorted(listdir(folder)):
         if entry.endswith(".py") and entry != "seal.py":
@@ -67,6 +72,12 @@ def _seal(exec=exec, compile=compile, dict=dict, open=open, sorted=sorted, setat
             with open(path, encoding="utf-8") as file:
                 compiled[entry[:-3]] = compile(file.read(), path, "exec", dont_inherit=True)
     copies: dict[str, Any] = {}
+    kept: dict[str, Any] = {}  # name: (the real module, its namespace when kept)
+
+    def keep(name: str) -> None:
+        """Remember module `name` as it is now, for restore()."""
+        if name not in kept:
+            kept[name] = (modules[name], dict(modules[name].__dict__))
 
     def copy_of(name: str) -> Any:
         if name in SHARED:
@@ -77,7 +88,27 @@ def _seal(exec=exec, compile=compile, dict=dict, open=open, sorted=sorted, setat
             duplicate = Module(name, getattr(real, "__doc__", None))
             duplicate.__dict__.update(real.__dict__)
             copies[name] = duplicate
+            keep(name)
         return copies[name]
+
+    def restore() -> None:
+        """Put back the builtins and the kept modules' attributes that a run replaced or deleted.
+
+        Attributes a run added to a module stay (Python adds some itself, a submodule say).
+        """
+        for key in list(real_builtins):
+            if key not in base_builtins:
+                del real_builtins[key]
+        for key, value in base_builtins.items():
+            if real_builtins.get(key, restore) is not value:
+                real_builtins[key] = value
+        for name, (module, namespace) in kept.items():
+            if modules.get(name) is not module:
+                modules[name] = module
+            current = module.__dict__
+            for key, value in namespace.items():
+                if current.get(key, restore) is not value:
+                    current[key] = value
 
     for name in EARLY:
         copy_of(name)
@@ -143,12 +174,14 @@ def _seal(exec=exec, compile=compile, dict=dict, open=open, sorted=sorted, setat
         runner = instance().runner
         return runner.to_json(runner.evaluate(source, checks_source, **options))
 
-    return instance, evaluate, evaluate_json, encoder
+    return instance, evaluate, evaluate_json, encoder, keep, restore
 
 
 instance: Callable[[], Any]
 evaluate: Callable[..., dict[str, Any]]
 evaluate_json: Callable[..., str]
 to_json: Callable[[Any], str]
-instance, evaluate, evaluate_json, to_json = _seal()
+keep: Callable[[str], None]
+restore: Callable[[], None]
+instance, evaluate, evaluate_json, to_json, keep, restore = _seal()
 del _seal, _BUILTINS
