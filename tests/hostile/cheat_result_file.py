@@ -1,6 +1,6 @@
 # base: mistake
 # cli: error | Your code ended the Python process itself (exit code 0) while your file was running
-# browser: error | Your code ended Python itself
+# browser: skip
 import json
 import os
 import sys

@@ -1,7 +1,7 @@
 # base: solution
 # memory: 128
 # cli: error | after your code raised the recursion limit to 10,000,000 || used more than the 128 MB memory limit
-# browser: error | Python crashed and was restarted
+# browser: skip
 import sys
 sys.setrecursionlimit(10 ** 7)
 
