@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from ..hostile_files import LESSON, hostile_files
 from .conftest import wait_for_python
+from .test_content_security_policy import LISTEN
 from .test_every_lesson import set_editor_text
 
 pytestmark = pytest.mark.browser
@@ -23,6 +24,7 @@ FILES = sorted((f for f in hostile_files() if f.expected("browser")),
 @pytest.fixture(scope="module")
 def lesson_page(server, browser):
     context = browser.new_context(viewport={"width": 1200, "height": 900})
+    context.add_init_script(LISTEN)  # and Python runs under the Content-Security-Policy
     page = context.new_page()
     page.set_default_timeout(20_000)
     page.goto(f"{server.url}/lessons/7.5-backward/")
@@ -54,3 +56,7 @@ def test_hostile_file_gets_its_verdict_in_the_browser(hostile, lesson_page: Page
         assert expected.found_in(page.locator("[data-output]").inner_text())
     else:
         assert expected.found_in(message), message
+
+
+def test_python_ran_them_all_within_the_content_security_policy(lesson_page: Page):
+    assert lesson_page.evaluate("window.__violations") == []

@@ -25,7 +25,7 @@ PYODIDE_FILE = re.compile(r"^pyodide/\d+\.\d+\.\d+[^/]*/")
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
     "script-src 'self' 'wasm-unsafe-eval'",
-    "style-src 'self'",
+    "style-src 'self' 'unsafe-inline'",  # CodeMirror writes its styles into a <style> element
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
