@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import logging
 import os
+import re
 import socket
 import stat
 import subprocess
@@ -209,3 +210,32 @@ def test_queue_depth_warnings_are_let_through_once_a_minute_with_a_count():
     gate.last -= 61  # a minute later
     logger.warning("Task queue depth is %d", 3)
     assert seen[-1] == "Task queue depth is 3 (9999 more like this in the last 60 s)"
+
+
+def post_feedback_over_https(served: Served) -> int:
+    """Feedback as a browser on https://… behind a proxy sends it; the HTTP status."""
+    connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
+    connection.request("GET", "/lessons/7.5-backward/", headers={"Host": "127.0.0.1"})
+    page = connection.getresponse()
+    html = page.read().decode()
+    cookie = page.getheader("Set-Cookie").split(";")[0]
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    connection.request("POST", "/feedback/7.5/", body=f"clear=yes&comment=&csrfmiddlewaretoken={token}",
+                       headers={"Host": "127.0.0.1", "Origin": "https://127.0.0.1",
+                                "Referer": "https://127.0.0.1/lessons/7.5-backward/",
+                                "X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9",
+                                "Cookie": cookie, "Accept": "application/json",
+                                "Content-Type": "application/x-www-form-urlencoded"})
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    return response.status
+
+
+def test_behind_a_trusted_proxy_https_forms_work_and_untrusted_headers_are_ignored(everywhere):
+    assert post_feedback_over_https(everywhere) == 403  # no proxy trusted: the page seems http
+    proxied = Served(everywhere.data, env={"LINEBYLINE_TRUSTED_PROXY": "127.0.0.1"})
+    try:
+        assert post_feedback_over_https(proxied) == 201
+    finally:
+        proxied.stop()

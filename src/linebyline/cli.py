@@ -260,9 +260,10 @@ def build_parser() -> argparse.ArgumentParser:
         "check", help="run a lesson's checks on your file",
         description="Run the lesson's checks on FILE in a separate process, under a time and a "
         "memory limit, a 64 MB limit on files it writes and a limit of 32 more processes; the "
-        "process and everything it started end with the check, and at most 64 KB of what it "
-        "writes to the terminal is shown. Exit code: 0 when every check passes, 1 when any does "
-        "not, 2 for a usage error (unknown lesson, missing file, a bad option).")
+        "process and everything it started end with the check. Of its output, the first 100,000 "
+        "printed characters and 64 KB written straight to the terminal are shown, the rest "
+        "counted. Exit code: 0 when every check passes, 1 when any does not, 2 for a usage error "
+        "(unknown lesson, missing file, a bad option).")
     check.add_argument("lesson", help="lesson number, e.g. 7.5")
     check.add_argument("file", help="your Python file")
     check.add_argument("--json", action="store_true",
@@ -305,8 +306,12 @@ def build_parser() -> argparse.ArgumentParser:
         "serve", help="start the web app: the course in your browser",
         description="Start the web app (the course in the browser, with Python running in the "
         "browser itself). The first run creates the database and prepares static files. "
-        "Settings come from LINEBYLINE_* environment variables (see the README).")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+        "Settings come from LINEBYLINE_* environment variables (see the README). On an address "
+        "other than 127.0.0.1 it prints the host names it answers to and how to add one, and "
+        "refuses debug mode; docs/deploy.md says how to serve others.")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only; "
+                       "0.0.0.0: every address)")
     serve.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
     serve.set_defaults(run=cmd_serve)
 

@@ -7,7 +7,8 @@ mode, whose error pages show settings and code to whoever triggers them.
 Waitress reads each request in full before a thread runs it, so slow clients do not hold
 threads; what they can hold is connections. The limits below (many connections, short idle
 timeouts, small request bodies) keep a few hundred slow clients from locking everyone out; a
-reverse proxy in front does more (docs/deploy.md).
+reverse proxy in front does more (docs/deploy.md), and LINEBYLINE_TRUSTED_PROXY tells the server
+to believe the client address and scheme it forwards.
 """
 from __future__ import annotations
 
@@ -162,6 +163,16 @@ def _enough_file_descriptors() -> int:
     return CONNECTIONS if soft == resource.RLIM_INFINITY else max(50, min(CONNECTIONS, (soft - 100) // 2))
 
 
+def _proxy() -> dict[str, object]:
+    """Behind a reverse proxy (LINEBYLINE_TRUSTED_PROXY: its address), believe what it says about
+    the client: its address (per-address rate limits) and whether it came over HTTPS (CSRF)."""
+    proxy = os.environ.get("LINEBYLINE_TRUSTED_PROXY", "").strip()
+    if not proxy:
+        return {}
+    return {"trusted_proxy": proxy, "trusted_proxy_count": 1,
+            "trusted_proxy_headers": {"x-forwarded-for", "x-forwarded-proto"}}
+
+
 def serve(host: str, port: int) -> None:
     check_debug(host)
     hosts, configured = allowed_hosts(host)
@@ -176,7 +187,7 @@ def serve(host: str, port: int) -> None:
         application, host=host, port=port, threads=THREADS, ident="linebyline",
         connection_limit=_enough_file_descriptors(), channel_timeout=IDLE_TIMEOUT,
         cleanup_interval=max(1, IDLE_TIMEOUT // 3), asyncore_use_poll=True,
-        max_request_header_size=MAX_HEADERS, max_request_body_size=MAX_BODY)
+        max_request_header_size=MAX_HEADERS, max_request_body_size=MAX_BODY, **_proxy())
     shown = f"[{host}]" if ":" in host else host
     print(f"linebyline is running at http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
     if not is_loopback(host):
