@@ -8,6 +8,9 @@ Output is read as it comes, into a bounded buffer: the first OUTPUT_KEPT bytes a
 rest only counted, so a file that writes gigabytes costs the CLI no memory. The result comes on a
 pipe of its own, each line signed with a random token (see sandbox_worker), and every way the
 child can end without a result gets a message that says what happened.
+
+A process that deliberately leaves the session (os.setsid, say) escapes the group's end; the
+limits it inherited (memory, file size, process count) still bound it.
 """
 from __future__ import annotations
 
