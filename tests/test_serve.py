@@ -45,7 +45,9 @@ class Served:
             self.said.append(line)
             if line.startswith("It serves plain HTTP") or "Ctrl+C" in line and "127.0.0.1" in line:
                 break
-        assert any("is running at" in line for line in self.said), "".join(self.said)
+        if not any("is running at" in line for line in self.said):
+            self.stop()
+            raise AssertionError("the server did not start:\n" + "".join(self.said))
 
     def get(self, path: str, host: str | None = None) -> http.client.HTTPResponse:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
@@ -81,7 +83,7 @@ def test_on_every_address_it_says_which_hosts_it_answers_and_how_to_add_one(ever
 
 def test_on_loopback_it_says_nothing_more(everywhere):
     served = Served(everywhere.data)  # the same data: its static files are ready
-    served.stop()
+    served.stop()  # it has said all it says before it serves
     assert [line for line in served.said if "Preparing" not in line] == [
         f"linebyline is running at http://127.0.0.1:{served.port}/  (Ctrl+C stops it)\n"]
 
