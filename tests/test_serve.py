@@ -242,3 +242,10 @@ def test_behind_a_trusted_proxy_https_forms_work_and_untrusted_headers_are_ignor
         assert post_feedback_over_https(proxied) == 201
     finally:
         proxied.stop()
+
+
+def test_the_settings_put_the_gate_on_waitress_queue_warnings(settings):
+    # pytest-django has applied the settings' LOGGING, as `serve` does.
+    assert any(isinstance(f, AtMostEvery) for f in logging.getLogger("waitress.queue").filters)
+    formatters = {type(h.formatter) for h in logging.getLogger("django").handlers}
+    assert formatters == {RequestLine}
