@@ -199,3 +199,51 @@ def test_serve_reports_a_port_in_use(tmp_path):
                               capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 2
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["check", "7.5", "x.py", "--timeout", "nan"], "argument --timeout: must be a number of seconds"),
+    (["check", "7.5", "x.py", "--timeout", "inf"], "argument --timeout: must be a number of seconds"),
+    (["check", "7.5", "x.py", "--timeout", "0"], "argument --timeout: must be a number of seconds"),
+    (["check", "7.5", "x.py", "--timeout", "-1"], "argument --timeout: must be a number of seconds"),
+    (["check", "7.5", "x.py", "--timeout", "soon"], "argument --timeout: must be a number of seconds"),
+    (["check", "7.5", "x.py", "--memory", "99999999999999"],
+     "argument --memory: must be a whole number of MB from 64 to 1,048,576"),
+    (["check", "7.5", "x.py", "--memory", "32"], "argument --memory: must be a whole number of MB"),
+    (["check", "7.5", "x.py", "--memory", "1.5"], "argument --memory: must be a whole number of MB"),
+    (["serve", "--port", "70000"], "argument --port: must be a port number from 0 to 65535"),
+    (["train", "--steps", "0"], "argument --steps: must be a whole number of steps from 1"),
+])
+def test_numeric_options_are_validated_with_a_usage_error(args, message):
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_file_too_big_to_be_a_lesson_is_refused_before_it_is_read(tmp_path):
+    path = write(tmp_path, "# " + "x" * 1_000_001)
+    done = run_cli("check", "7.5", str(path))
+    assert done.returncode == 2 and "more than the 1,000,000 a lesson's file can be" in done.stderr
+
+
+MEASURED = """
+import json, resource, sys
+from linebyline.cli import main
+code = main(sys.argv[1:])
+print(json.dumps([code, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss]), file=sys.stderr)
+"""
+
+
+def test_a_file_writing_a_gigabyte_costs_the_cli_no_memory_and_what_is_kept_is_shown(
+        tmp_path, course):
+    flood = "import os\nchunk = b'y' * (1 << 20)\nfor i in range(1024):\n    os.write(1 + i % 2, chunk)\n"
+    path = write(tmp_path, course.lesson("7.5").exercise.solution + "\n" + flood)
+    done = subprocess.run([sys.executable, "-c", MEASURED, "check", "7.5", str(path), "--json"],
+                          capture_output=True, text=True, timeout=300)
+    code, peak_kb = json.loads(done.stderr.strip().splitlines()[-1])
+    result = json.loads(done.stdout)
+    assert code == 0 and result["status"] == "pass"
+    assert peak_kb < 200 * 1024  # resident memory of the CLI process at its peak
+    assert result["stdout"].startswith("y" * 1000)
+    assert result["stdout"].rstrip().endswith(
+        f"[output cut: {(1 << 30) - 64 * 1024:,} more bytes not shown]")

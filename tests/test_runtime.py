@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import ast
+import io
 import sys
 from pathlib import Path
 
 import pytest
 
 import linebyline.runtime
-from linebyline.runtime import StopRun, close, nudge_grads, run_checks, slope
+from linebyline.runtime import Limits, StopRun, close, nudge_grads, run_checks, slope
 
 CHECKS = '''
 from linebyline.runtime import calling, check, fail
@@ -93,11 +94,131 @@ def test_prints_are_captured_and_capped():
 def test_a_stop_from_outside_ends_the_run_with_the_time_limit_named():
     looping = RIGHT.replace("return 2 * x", "raise StopRun_()")
     namespace_hook = "from linebyline.runtime import StopRun as StopRun_\n"
-    result = run_checks(namespace_hook + looping, CHECKS, filename="mine.py")
+    result = run_checks(namespace_hook + looping, CHECKS, filename="mine.py",
+                        limits=Limits(time="the 3 s time limit", stopped=lambda: "time"))
     assert statuses(result) == ["error", "error"]
-    assert "ran past the time limit" in result.checks[0].message
+    assert "ran past the 3 s time limit" in result.checks[0].message
     assert result.checks[1].message == "Not run: the run was stopped."
     assert issubclass(StopRun, BaseException) and not issubclass(StopRun, Exception)
+
+
+def test_a_stop_the_learners_code_raises_itself_is_not_called_a_time_limit():
+    for raised in ("StopRun_()", "KeyboardInterrupt"):
+        code = "from linebyline.runtime import StopRun as StopRun_\n" + RIGHT.replace(
+            "return 2 * x", f"raise {raised}")
+        result = run_checks(code, CHECKS, filename="mine.py")
+        assert statuses(result) == ["error", "pass"], raised  # the next check still runs
+        assert "ran past" not in result.checks[0].message
+        assert result.checks[0].message.startswith("Calling `double(21)` raised")
+
+
+def test_the_stop_button_is_named_as_such():
+    code = RIGHT.replace("return x / 2", "raise KeyboardInterrupt")
+    result = run_checks(code, CHECKS, limits=Limits(stopped=lambda: "user"))
+    assert result.checks[1].message == "Calling `half(8)` was stopped by you before it finished."
+
+
+def test_exit_ends_the_file_and_the_checks_then_run():
+    for ending in ("exit()", "quit()", "import sys; sys.exit(0)", "import sys; sys.exit(2)",
+                   "raise SystemExit"):
+        result = run_checks(RIGHT + "print('bye')\n" + ending + "\nprint('never')\n", CHECKS)
+        assert result.status == "pass", ending
+        assert result.stdout == "bye\n"
+
+
+def test_exit_with_a_message_prints_it_as_python_does():
+    result = run_checks(RIGHT + "import sys\nsys.exit('stopping here')\n", CHECKS)
+    assert result.status == "pass" and result.stdout == "stopping here\n"
+
+
+def test_exit_before_a_definition_says_where_the_file_ended():
+    result = run_checks("def double(x):\n    return 2 * x\n\nexit()\n\ndef half(x):\n"
+                        "    return x / 2\n", CHECKS)
+    assert statuses(result) == ["pass", "fail"]
+    assert result.checks[1].message == (
+        "Your code does not define `half`: your file ended on line 4 with exit() or sys.exit(), "
+        "so the lines after it never ran.")
+
+
+def test_exit_inside_a_function_a_check_calls_is_an_error_of_that_check_only():
+    code = RIGHT.replace("return 2 * x", "import sys; sys.exit(0)")
+    result = run_checks(code, CHECKS, filename="mine.py")
+    assert statuses(result) == ["error", "pass"]
+    assert result.checks[0].message.startswith(
+        "Calling `double(21)` ended the whole program with exit() or sys.exit() (line 2 of your "
+        "code).")
+
+
+def test_a_nul_character_is_found_and_placed():
+    result = run_checks(RIGHT + "x = 1  # pasted \0 here\n", CHECKS)
+    assert result.status == "error"
+    assert result.checks[0].message.startswith(
+        "Your code contains a NUL character (code 0) on line 6, column 17")
+
+
+def test_a_system_error_after_a_raised_recursion_limit_is_explained():
+    limit = sys.getrecursionlimit()
+    try:
+        code = "import sys\nsys.setrecursionlimit(10 ** 7)\nraise SystemError('error return')\n"
+        result = run_checks(code, CHECKS)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert result.status == "error"
+    assert "after your code raised the recursion limit to 10,000,000" in result.checks[0].message
+    assert sys.getrecursionlimit() == limit  # left as it was for the next run
+
+
+@pytest.mark.parametrize("code, says", [
+    ("class Boom(BaseException): pass\nraise Boom('out of the blue')\n",
+     "Running your code raised Boom: out of the blue (line 2 of your code)."),
+    ("class E(Exception):\n    def __str__(self): raise ValueError\nraise E()\n",
+     "Running your code raised E: (its message could not be shown) (line 3 of your code)."),
+    ("raise GeneratorExit\n", "Running your code raised GeneratorExit (line 1 of your code)."),
+    ("input()\n", "raised EOFError"),
+])
+def test_odd_exceptions_are_named(code, says, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    result = run_checks(code, CHECKS)
+    assert result.status == "error"
+    assert says in result.checks[0].message
+
+
+def test_a_huge_error_message_is_cut():
+    result = run_checks("raise ValueError('x' * 1_000_000)\n", CHECKS)
+    assert 1_000 < len(result.checks[0].message) < 1_200
+
+
+def test_patching_what_the_checks_use_changes_nothing():
+    """A wrong file that patches math, builtins and this package still fails (see seal.py)."""
+    import builtins
+    import math
+
+    import linebyline.runtime.numeric
+    saved = math.isclose, builtins.all, linebyline.runtime.numeric.close
+    cheat = ("import math, builtins, linebyline.runtime.numeric as n\n"
+             "math.isclose = lambda *a, **k: True\nbuiltins.all = lambda items: True\n"
+             "n.close = lambda *a, **k: True\n")
+    checks = CHECKS.replace("if got != 42:", "if not close(got, 42):").replace(
+        "import calling, check, fail", "import calling, check, close, fail")
+    try:
+        result = run_checks(cheat + RIGHT.replace("2 * x", "3 * x"), checks)
+    finally:
+        math.isclose, builtins.all, linebyline.runtime.numeric.close = saved
+    assert statuses(result) == ["fail", "pass"]
+
+
+def test_a_lesson_without_checks_passes_nothing():
+    assert run_checks(RIGHT, "").status == "error"
+
+
+def test_the_verdict_is_written_as_json_without_the_json_module():
+    import json
+
+    from linebyline.runtime.seal import to_json
+
+    value = {"a": ["x\"\\\n\t\0", "é ☃ 𝄞", True, False, None, 12, -3],
+             "b": {"c": "\ud800 lone"}}
+    assert json.loads(to_json(value)) == value
 
 
 def test_checks_are_listed_as_dicts_for_json():

@@ -1,6 +1,6 @@
 // Part 3, Build: the editor, Run / Check / Stop / Reset, streamed output and the checks list.
 import { createEditor, type Editor } from "./editor";
-import type { Progress } from "./progress";
+import { MAX_DRAFT, type Progress } from "./progress";
 import { type CheckResult, type Python, StoppedError } from "./python";
 
 export interface ExerciseData {
@@ -34,19 +34,39 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
   };
 
   let saveTimer: number | undefined;
+  let unsaved: (() => void) | null = null;
+  // A reload right after typing must not lose the last keystrokes: save them as the page goes.
+  window.addEventListener("pagehide", () => { window.clearTimeout(saveTimer); unsaved?.(); });
   const holder = $(root, "[data-editor]");
   holder.replaceChildren();
+  // Said next to the editor when a change would make the code longer than a draft can be.
+  const tooLong = document.createElement("p");
+  tooLong.className = "editor-note";
+  tooLong.setAttribute("role", "alert");
+  tooLong.dataset.editorNote = "";
+  tooLong.hidden = true;
+  holder.after(tooLong);
   const editor = createEditor(holder, {
     text: progress.lesson(number).draft ?? exercise.starter,
     label: `${exercise.filename}, your code`,
+    maxLength: MAX_DRAFT,
+    onTooLong: (length) => {
+      tooLong.textContent = `That change was not made: it would make your code ${length.toLocaleString("en")} ` +
+        `characters long, and the editor holds at most ${MAX_DRAFT.toLocaleString("en")} (a lesson's code is a few ` +
+        "thousand). Your code is as it was.";
+      tooLong.hidden = false;
+    },
     onChange: (text) => {
+      tooLong.hidden = true;
       window.clearTimeout(saveTimer);
-      saveTimer = window.setTimeout(() => {
+      unsaved = () => {
+        unsaved = null;
         progress.update(number, (lesson) => {
           lesson.draft = text;
           if (lesson.status === "not-started" && text !== exercise.starter) lesson.status = "in-progress";
         });
-      }, 250);
+      };
+      saveTimer = window.setTimeout(() => unsaved?.(), 250);
     },
     onRun: () => void run(),
   });

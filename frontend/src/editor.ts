@@ -29,7 +29,11 @@ export interface Editor {
 
 export function createEditor(parent: HTMLElement, options: {
   text: string; label: string; onChange: (text: string) => void; onRun: () => void;
+  /** The longest text the editor takes: a change (a paste, say) that would make it longer is
+   *  refused, and onTooLong hears how long the text would have been. */
+  maxLength?: number; onTooLong?: (length: number) => void;
 }): Editor {
+  const maxLength = options.maxLength ?? Infinity;
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -53,6 +57,12 @@ export function createEditor(parent: HTMLElement, options: {
           ...historyKeymap,
         ]),
         EditorView.contentAttributes.of({ "aria-label": options.label }),
+        EditorState.transactionFilter.of((transaction) => {
+          if (!transaction.docChanged || transaction.newDoc.length <= maxLength) return transaction;
+          if (transaction.newDoc.length <= transaction.startState.doc.length) return transaction; // shrinking is always fine
+          options.onTooLong?.(transaction.newDoc.length);
+          return [];
+        }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) options.onChange(update.state.doc.toString());
         }),

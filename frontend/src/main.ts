@@ -54,15 +54,69 @@ function showProgress(progress: Progress, course: CourseSummary): void {
   }
 }
 
+function download(name: string, text: string): void {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  link.download = name;
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
+/** At the top of every page: progress that could not be read (with a way to download it) and
+ *  progress that could not be saved. Hidden when there is neither. */
+let shownProblems = "";
+
+function showProgressProblems(progress: Progress): void {
+  const signature = JSON.stringify([progress.setAside.length, progress.setAsideKept, progress.notSaved]);
+  if (signature === shownProblems) return; // unchanged: an alert is not announced again
+  shownProblems = signature;
+  let box = document.querySelector<HTMLElement>("[data-progress-alert]");
+  if (!box) {
+    box = document.createElement("div");
+    box.className = "progress-alert";
+    box.dataset.progressAlert = "";
+    box.setAttribute("role", "alert");
+    document.querySelector("main")?.prepend(box);
+  }
+  box.replaceChildren();
+  const aside = progress.setAside;
+  if (aside.length) {
+    const what = aside.map((p) => `${p.lesson ? `lesson ${p.lesson}, ${p.part}` : p.part}: ${p.reason}`);
+    const text = document.createElement("p");
+    text.dataset.setAside = "";
+    text.textContent = `Part of your saved progress could not be read, so it was set aside and everything else was loaded (${what.join("; ")}). ` +
+      (progress.setAsideKept ? "It is kept in this browser until you delete it." : "There was no room to keep it in this browser: download it before you close this page.");
+    const buttons = document.createElement("p");
+    buttons.className = "buttons";
+    const save = document.createElement("button");
+    save.type = "button";
+    save.textContent = "Download what was set aside";
+    save.addEventListener("click", () => download(`linebyline-set-aside-${progress.course.slug}.json`, progress.setAsideText()));
+    const drop = document.createElement("button");
+    drop.type = "button";
+    drop.className = "secondary";
+    drop.textContent = "Delete it";
+    drop.addEventListener("click", () => {
+      if (window.confirm("Delete what was set aside? Download it first if you may want it.")) progress.discardSetAside();
+    });
+    buttons.append(save, drop);
+    box.append(text, buttons);
+  }
+  const notSaved = progress.notSaved;
+  if (notSaved) {
+    const text = document.createElement("p");
+    text.dataset.notSaved = "";
+    text.textContent = `Your latest progress could not be saved: ${notSaved}. It is kept while this page stays open; ` +
+      "export your progress from the course home to keep a copy" + (aside.length ? ", or delete what was set aside to make room." : ".");
+    box.append(text);
+  }
+  box.hidden = !box.childElementCount;
+}
+
 function setUpProgressTools(progress: Progress): void {
   const message = document.querySelector<HTMLElement>("[data-progress-message]");
   document.querySelector("[data-progress-export]")?.addEventListener("click", () => {
-    const blob = new Blob([progress.exportText()], { type: "application/json" });
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(blob);
-    link.download = `linebyline-progress-${progress.course.slug}.json`;
-    link.click();
-    URL.revokeObjectURL(link.href);
+    download(`linebyline-progress-${progress.course.slug}.json`, progress.exportText());
     if (message) message.textContent = "Progress exported.";
   });
   document.querySelector<HTMLInputElement>("[data-progress-import]")?.addEventListener("change", async (event) => {
@@ -70,8 +124,10 @@ function setUpProgressTools(progress: Progress): void {
     const file = input.files?.[0];
     if (!file || !message) return;
     try {
-      const count = progress.importText(await file.text());
-      message.textContent = `Imported progress for ${count} lesson${count === 1 ? "" : "s"}. Nothing you had here was lost.`;
+      const { imported, leftOut } = progress.importText(await file.text());
+      message.textContent = `Imported progress for ${imported} lesson${imported === 1 ? "" : "s"}. ` +
+        (leftOut.length ? `Left out what could not be read: ${leftOut.join("; ")}. ` : "") +
+        "Nothing you had here was lost.";
     } catch (error) {
       message.textContent = (error as Error).message;
     }
@@ -109,7 +165,8 @@ function main(): void {
   if (!course) return;
   const progress = new Progress(course);
   showProgress(progress, course);
-  progress.onChange(() => showProgress(progress, course));
+  showProgressProblems(progress);
+  progress.onChange(() => { showProgress(progress, course); showProgressProblems(progress); });
   setUpProgressTools(progress);
   showThisLessonsLines();
   setUpLesson(progress);

@@ -1,6 +1,10 @@
 // The page's side of in-browser Python: one Web Worker running Pyodide, loaded in the background
 // as the page opens. Stop and the time limit interrupt Python through a shared buffer; if that
 // does not work in time, the worker is replaced, so the page never freezes.
+//
+// Each worker gets a random secret with "init", before any learner code can run in it, and the
+// page takes only messages that carry it: the learner's Python can post messages from the worker
+// (`import js`), but never one the page would take for a result.
 
 export type PythonState = "loading" | "ready" | "busy" | "failed";
 
@@ -30,6 +34,7 @@ export class Python {
   private current: number | null = null;
   private timer: number | undefined;
   private stopReason: "user" | "time" | null = null;
+  private secret = "";
 
   constructor(private urls: Urls, private onState: (state: PythonState, text: string) => void) {}
 
@@ -41,10 +46,13 @@ export class Python {
     this.interrupt = shared ? new Int32Array(new SharedArrayBuffer(8)) : null;
     const worker = new Worker(this.urls.worker, { type: "module", name: "python" });
     this.worker = worker;
+    const secret = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+    this.secret = secret;
     this.onState("loading", "Python: loading…");
     this.ready = new Promise<void>((resolve, reject) => {
       worker.onmessage = (event: MessageEvent) => {
         const message = event.data;
+        if (typeof message !== "object" || message === null || message.secret !== secret) return;
         if (message.type === "status") this.onState("loading", message.text);
         else if (message.type === "ready") { this.onState("ready", "Python: ready"); resolve(); }
         else if (message.type === "failed") {
@@ -59,7 +67,7 @@ export class Python {
     });
     this.ready.catch(() => undefined);
     worker.postMessage({
-      type: "init", pyodideUrl: this.urls.pyodide, runtimeUrl: this.urls.runtime,
+      type: "init", secret, pyodideUrl: this.urls.pyodide, runtimeUrl: this.urls.runtime,
       datasetUrl: this.urls.dataset, interrupt: this.interrupt,
     });
   }
@@ -68,7 +76,7 @@ export class Python {
     return this.current !== null;
   }
 
-  private receive(message: { type: string; id: number; text?: string; result?: unknown; error?: string }): void {
+  private receive(message: { type: string; id: number; text?: string; result?: unknown; error?: string; exited?: boolean }): void {
     const pending = this.pending.get(message.id);
     if (!pending) return;
     if (message.type === "stdout" || message.type === "stderr") {
@@ -81,9 +89,11 @@ export class Python {
       return;
     }
     this.start(); // Python broke: a fresh one takes its place
-    pending.reject(new StoppedError(
-      `Python crashed and was restarted (${message.error ?? "unknown error"}). If your code has a ` +
-      "function that keeps calling itself, that is the likely cause."));
+    pending.reject(new StoppedError(message.exited
+      ? `Your code ended Python itself (${message.error ?? "exit"}), so Python was restarted. ` +
+        "os._exit() ends Python at once; to end your program early, use sys.exit(), or just let the file end."
+      : `Python crashed and was restarted (${message.error ?? "unknown error"}). If your code has a ` +
+        "function that keeps calling itself, that is the likely cause."));
   }
 
   private finish(id: number): void {
@@ -106,7 +116,7 @@ export class Python {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, onOutput });
     });
     if (timeoutMs !== null) this.timer = window.setTimeout(() => this.stop("time"), timeoutMs);
-    this.worker!.postMessage({ ...message, id });
+    this.worker!.postMessage({ ...message, id, secret: this.secret });
     return result;
   }
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -18,10 +19,36 @@ from .sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, check_source
 
 USAGE_ERROR = 2
 SYMBOLS = {"pass": "✓", "fail": "✗", "error": "!", "not-attempted": "·"}
+MAX_SOURCE_BYTES = 1_000_000  # a lesson's file is a few kilobytes
+MAX_TIMEOUT = 3600.0  # seconds
+MEMORY_RANGE = (64, 1_048_576)  # MB: Python needs about 64 to start; 1 TB is past any machine
+MAX_STEPS = 1_000_000
 
 
 class UsageError(Exception):
     """Something the user asked for cannot be done as asked (exit code 2)."""
+
+
+def _number_in(kind: type, low: float, high: float, what: str):
+    """An argparse type: a finite number of `kind` from low to high, else a usage error."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not math.isfinite(value) or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {what}, not {text!r}")
+        return value
+    parse.__name__ = what  # argparse names the type in some messages
+    return parse
+
+
+seconds = _number_in(float, 0.001, MAX_TIMEOUT,
+                     f"a number of seconds above 0 and at most {MAX_TIMEOUT:g}")
+megabytes = _number_in(int, *MEMORY_RANGE,
+                       f"a whole number of MB from {MEMORY_RANGE[0]} to {MEMORY_RANGE[1]:,}")
+port_number = _number_in(int, 0, 65535, "a port number from 0 to 65535")
+step_count = _number_in(int, 1, MAX_STEPS, f"a whole number of steps from 1 to {MAX_STEPS:,}")
 
 
 def _course(value: str | None) -> Course:
@@ -93,12 +120,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if not path.is_file():
         raise UsageError(f"{path}: no such file" + (" (it is a folder)" if path.is_dir() else ""))
+    if path.stat().st_size > MAX_SOURCE_BYTES:
+        raise UsageError(f"{path}: is {path.stat().st_size:,} bytes, more than the "
+                         f"{MAX_SOURCE_BYTES:,} a lesson's file can be; is it the right file?")
     try:
         source = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{path}: is not UTF-8 text; save it as UTF-8 and try again") from None
-    if args.timeout <= 0 or args.memory < 64:
-        raise UsageError("--timeout must be above 0 and --memory at least 64 (MB)")
     result = check_source(lesson, source, timeout=args.timeout, memory_mb=args.memory)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
@@ -232,18 +260,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser(
         "check", help="run a lesson's checks on your file",
-        description="Run the lesson's checks on FILE in a separate process with a time and a "
-        "memory limit. Exit code: 0 when every check passes, 1 when any does not, 2 for a usage "
-        "error (unknown lesson, missing file).")
+        description="Run the lesson's checks on FILE in a separate process, under a time and a "
+        "memory limit, a 64 MB limit on files it writes and a limit of 32 more processes; the "
+        "process and everything it started end with the check. Of its output, the first 100,000 "
+        "printed characters and 64 KB written straight to the terminal are shown, the rest "
+        "counted. Exit code: 0 when every check passes, 1 when any does not, 2 for a usage error "
+        "(unknown lesson, missing file, a bad option).")
     check.add_argument("lesson", help="lesson number, e.g. 7.5")
     check.add_argument("file", help="your Python file")
     check.add_argument("--json", action="store_true",
                        help='print one JSON object: {"lesson", "status", "checks": [{"name", '
                        '"status", "message"}], "stdout"}')
-    check.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                       help=f"time limit for your code (default {DEFAULT_TIMEOUT:g})")
-    check.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
-                       help=f"memory limit for your code (default {DEFAULT_MEMORY_MB})")
+    check.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                       help=f"time limit for your code (default {DEFAULT_TIMEOUT:g}, at most "
+                       f"{MAX_TIMEOUT:g})")
+    check.add_argument("--memory", type=megabytes, default=DEFAULT_MEMORY_MB, metavar="MB",
+                       help=f"memory limit for your code (default {DEFAULT_MEMORY_MB}, at least "
+                       f"{MEMORY_RANGE[0]})")
     check.set_defaults(run=cmd_check)
 
     lint = commands.add_parser(
@@ -263,7 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
         "train", help="run the reference program with a progress bar",
         description="Run the course's reference program (or one module's script), showing a "
         "progress bar and the loss of every step, then the names it samples.")
-    train.add_argument("--steps", type=int, metavar="N",
+    train.add_argument("--steps", type=step_count, metavar="N",
                        help="training steps (default: the script's own, 1000)")
     train.add_argument("--dataset", default=str(BUNDLED_NAMES), metavar="PATH",
                        help="one document per line, UTF-8 (default: the bundled names)")
@@ -275,9 +308,13 @@ def build_parser() -> argparse.ArgumentParser:
         "serve", help="start the web app: the course in your browser",
         description="Start the web app (the course in the browser, with Python running in the "
         "browser itself). The first run creates the database and prepares static files. "
-        "Settings come from LINEBYLINE_* environment variables (see the README).")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+        "Settings come from LINEBYLINE_* environment variables (see the README). On an address "
+        "other than 127.0.0.1 it prints the host names it answers to and how to add one, and "
+        "refuses debug mode; docs/deploy.md says how to serve others.")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only; "
+                       "0.0.0.0: every address)")
+    serve.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
     serve.set_defaults(run=cmd_serve)
 
     manage = commands.add_parser(

@@ -13,7 +13,11 @@ A lesson's ``checks.py`` uses only what this package exports::
             out = code.Value(2.0) * code.Value(3.0)
         if out._local_grads != (3.0, 2.0):
             fail(f"... came back {out._local_grads!r}")
+
+Checks never run against this public package: each run gets a private instance of it, made
+before the learner's code runs (see seal.py), so the learner's file cannot patch what they use.
 """
+from . import seal  # noqa: F401 - first: it takes its copies before anything else can change them
 from .checks import CheckFailed, calling, check, fail
 from .numeric import close, nudge_grads, slope
 from .program import RunOutcome, learner_traceback, run_program

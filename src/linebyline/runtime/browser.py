@@ -1,28 +1,66 @@
 """The two calls the browser's Python worker makes, so the glue in JavaScript stays trivial.
 
-``user_stopped`` is a JavaScript function (it reads the interrupt buffer): it tells the
-learner's Stop button apart from the time limit when the code is interrupted.
+The worker takes ``run`` and ``check`` once, when Python starts and before any learner code, and
+keeps them: a learner's file that later replaces this module's attributes changes nothing. Python
+stays up between runs, so after each one the builtins, the standard-library modules the runtime
+copied, this package's modules, sys's streams and the working folder are put back as they were.
+``stop_reason`` is a JavaScript function reading the interrupt buffer: 1 when the learner pressed
+Stop, 2 when the time limit struck, 0 when nothing from outside interrupted the code.
 """
 from __future__ import annotations
 
-import json
+import io
+import os
+import sys
 from collections.abc import Callable
 
+from . import seal
 from .program import run_program
-from .runner import Limits, run_checks
+
+REASONS = {1: "user", 2: "time"}
+STREAMS = ("stdin", "stdout", "stderr", "displayhook", "excepthook")
 
 
-def run(source: str, filename: str, user_stopped: Callable[[], bool]) -> str:
-    """Run the learner's file; return {"status", "line"} as JSON."""
-    outcome = run_program(source, filename, user_stopped)
-    return json.dumps({"status": outcome.status, "line": outcome.line})
+def _entries(evaluate_json=seal.evaluate_json, to_json=seal.to_json, run_program=run_program,
+             keep=seal.keep, restore=seal.restore, reasons=REASONS, int=int, sys=sys,
+             setattr=setattr, chdir=os.chdir, Text=io.StringIO
+             ) -> tuple[Callable[..., str], Callable[..., str]]:
+    # Everything used below is taken now, as a default argument or a local: see seal.py.
+    folder = os.getcwd()
+    streams = {name: getattr(sys, name) for name in STREAMS}
+    for name in [name for name in sys.modules if name.startswith(seal.PACKAGE)]:
+        keep(name)
+
+    def put_back() -> None:
+        restore()
+        for name, stream in streams.items():
+            setattr(sys, name, stream)
+        chdir(folder)
+
+    def reason_of(stop_reason: Callable[[], object]) -> Callable[[], str | None]:
+        return lambda: reasons.get(int(stop_reason() or 0))
+
+    def run(source: str, filename: str, stop_reason: Callable[[], object]) -> str:
+        """Run the learner's file; return {"status", "line"} as JSON."""
+        sys.stdin = Text()  # input() meets an end of file; exit() closes this one, not Python's
+        try:
+            outcome = run_program(source, filename, reason_of(stop_reason))
+        finally:
+            put_back()
+        return to_json({"status": outcome.status, "line": outcome.line})
+
+    def check(lesson: str, source: str, checks: str, starter: str, filename: str,
+              timeout: float, stop_reason: Callable[[], object]) -> str:
+        """Run a lesson's checks; return the result as JSON, exactly as the CLI's --json prints it."""
+        try:
+            return evaluate_json(
+                source, checks, lesson=lesson, starter=starter, filename=filename,
+                time_limit=f"the {timeout:g} s time limit", memory_limit="the memory available",
+                stop_reason=reason_of(stop_reason))
+        finally:
+            put_back()
+
+    return run, check
 
 
-def check(job_json: str, user_stopped: Callable[[], bool]) -> str:
-    """Run a lesson's checks; return the result as JSON, exactly as the CLI's --json prints it."""
-    job = json.loads(job_json)
-    limits = Limits(time=f"the {job['timeout']:g} s time limit", memory="the memory available",
-                    user_stopped=lambda: bool(user_stopped()))
-    result = run_checks(job["source"], job["checks"], lesson=job["lesson"],
-                        starter=job["starter"], filename=job["filename"], limits=limits)
-    return json.dumps(result.to_dict())
+run, check = _entries()

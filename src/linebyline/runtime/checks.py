@@ -1,10 +1,10 @@
 """What a lesson's checks.py is written with: the @check decorator, fail() and calling()."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from types import TracebackType
 
-CheckFunction = Callable[..., None]
+CheckFunction = Callable[..., object]
 
 # Filled by @check while a checks.py executes; the runner empties it before each load.
 _registry: list[tuple[str, CheckFunction]] = []
@@ -33,19 +33,30 @@ def fail(message: str) -> None:
     raise CheckFailed(message)
 
 
-@contextmanager
-def calling(description: str) -> Iterator[None]:
+class _Calling:
+    # A plain class rather than contextlib.contextmanager: nothing the learner's code can reach
+    # decides whether an exception raised inside the block (fail() included) goes on.
+    def __init__(self, description: str) -> None:
+        self.description = description
+
+    def __enter__(self) -> None:
+        _current_call.append(self.description)
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> bool:
+        if kind is None:
+            _current_call.pop()
+        # On an exception the description stays in place: the runner reads it, then clears it.
+        return False
+
+
+def calling(description: str) -> _Calling:
     """Name what the check is about to ask of the learner's code (e.g. ``"x.backward()"``).
 
-    If the learner's code raises inside the block, the error message says what was called.
+    Used as ``with calling("x.backward()"):``. If the learner's code raises inside the block,
+    the error message says what was called.
     """
-    _current_call.append(description)
-    try:
-        yield
-    except BaseException:
-        raise  # leave the description in place: the runner reads it, then clears it
-    else:
-        _current_call.pop()
+    return _Calling(description)
 
 
 def take_current_call() -> str | None:

@@ -5,15 +5,15 @@ import linecache
 import sys
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from .runner import StopRun
+from .runner import compile_problem
+from .seal import RECURSION_LIMIT, StopRun
 
 
-@dataclass
 class RunOutcome:
-    status: str  # "ok", "error" or "stopped"
-    line: int | None = None  # the learner's line where an error happened
+    def __init__(self, status: str, line: int | None = None) -> None:
+        self.status = status  # "ok", "error" or "stopped"
+        self.line = line  # the learner's line where an error happened
 
 
 def learner_traceback(error: BaseException, filename: str) -> tuple[str, int | None]:
@@ -32,22 +32,47 @@ def learner_traceback(error: BaseException, filename: str) -> tuple[str, int | N
     return "".join(summary.format()), line
 
 
+def _no_reason() -> str | None:
+    return None
+
+
 def run_program(source: str, filename: str,
-                user_stopped: Callable[[], bool] = lambda: False) -> RunOutcome:
-    """Execute ``source`` as ``__main__``; prints go straight to sys.stdout and sys.stderr."""
+                stop_reason: Callable[[], str | None] = _no_reason) -> RunOutcome:
+    """Execute ``source`` as ``__main__``; prints go straight to sys.stdout and sys.stderr.
+
+    ``stop_reason`` says why a KeyboardInterrupt came: "user" (Stop), "time", or None when the
+    learner's code raised it itself, which is then shown like any other error.
+    """
+    if "\0" in source:
+        _, problem = compile_problem(source, filename)
+        print(problem, file=sys.stderr)
+        return RunOutcome("error", source.count("\n", 0, source.index("\0")) + 1)
     namespace = {"__name__": "__main__", "__file__": filename}
     # The file exists only in the editor: let tracebacks quote its lines all the same.
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     try:
         exec(compile(source, filename, "exec"), namespace)
-    except (StopRun, KeyboardInterrupt):
-        print("\nStopped." if user_stopped() else "\nStopped: it ran past the time limit.",
+    except (StopRun, KeyboardInterrupt) as error:
+        reason = stop_reason()
+        if reason is None:
+            return _show_error(error, filename)
+        print("\nStopped." if reason == "user" else "\nStopped: it ran past the time limit.",
               file=sys.stderr)
         return RunOutcome("stopped")
     except BaseException as error:  # SystemExit included: a learner's exit() ends their run only
         if isinstance(error, SystemExit) and error.code in (None, 0):
             return RunOutcome("ok")
-        text, line = learner_traceback(error, filename)
-        print(text, end="", file=sys.stderr)
-        return RunOutcome("error", line)
+        if isinstance(error, SystemExit) and isinstance(error.code, str):
+            print(error.code, file=sys.stderr)  # as Python itself does
+            return RunOutcome("error")
+        return _show_error(error, filename)
+    finally:
+        # Python stays up between runs in the browser: a raised limit must not outlive this one.
+        sys.setrecursionlimit(RECURSION_LIMIT)
     return RunOutcome("ok")
+
+
+def _show_error(error: BaseException, filename: str) -> RunOutcome:
+    text, line = learner_traceback(error, filename)
+    print(text, end="", file=sys.stderr)
+    return RunOutcome("error", line)

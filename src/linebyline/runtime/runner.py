@@ -4,89 +4,139 @@ The contract (shared by the CLI's ``--json`` and the browser):
 ``{"lesson", "status", "checks": [{"name", "status", "message"}], "stdout"}`` where every status
 is one of STATUSES. The lesson is ``pass`` only when every check passes, ``not-attempted`` when
 the file is still the untouched starter, ``error`` when the code could not run at all, else ``fail``.
+
+``evaluate`` does the work and returns plain data; it is always called on a private instance of
+this package (see seal.py), so nothing the learner's file changes reaches the checks. Everything
+the learner's code could end with is caught and described: exit() and sys.exit() end their file
+and the checks then run; any other exception, a stop from outside or a memory error is named.
 """
 from __future__ import annotations
 
+import builtins
+import errno
 import io
-from collections.abc import Callable
-from contextlib import redirect_stderr, redirect_stdout
-from dataclasses import asdict, dataclass, field
-from types import TracebackType
+import sys
+from collections.abc import Callable, Mapping
+from types import MappingProxyType, TracebackType
 from typing import Any
 
-from . import checks as _checks
+from .checks import CheckFailed, _registry, take_current_call
+from .seal import RECURSION_LIMIT as BASE_RECURSION_LIMIT
+from .seal import StopRun
 
 STATUSES = ("pass", "fail", "error", "not-attempted")
 # The name the learner's file runs under when checked. Starters end with a small demo under
 # `if __name__ == "__main__":`, which Run shows and checks skip: checks try the code on their
 # own examples, and a demo that crashes on unfinished code must not hide what a check would say.
 CHECKED_NAME = "__checked__"
-MAX_STDOUT = 100_000  # characters kept from the learner's prints; the rest is cut
+MAX_STDOUT = 100_000  # characters kept from the learner's prints; the rest is counted
+MAX_QUOTED = 1_000  # characters of an error's own text quoted in a message
+NOT_RUN = "Not run: the run was stopped."
 
 
-class StopRun(BaseException):
-    """Raised from outside (a timer, the Stop button) to end the learner's code.
-
-    A BaseException, so that a learner's ``except Exception`` cannot swallow it.
-    """
+def _no_reason() -> str | None:
+    return None
 
 
-def _never() -> bool:
-    return False
-
-
-@dataclass(frozen=True)
 class Limits:
-    """How the limits the code runs under are named in messages.
+    """How the limits the code runs under are named in messages, and why a stop came.
 
-    ``user_stopped`` tells an interrupt from the learner's Stop button apart from the time limit.
+    ``stopped`` says why the code was interrupted from outside: ``"user"`` (the Stop button),
+    ``"time"`` (the time limit) or None (nothing from outside: the learner's code raised the
+    KeyboardInterrupt or StopRun itself).
     """
 
-    time: str = "the time limit"
-    memory: str = "the memory limit"
-    user_stopped: Callable[[], bool] = _never
+    def __init__(self, time: str = "the time limit", memory: str = "the memory limit",
+                 stopped: Callable[[], str | None] = _no_reason, processes: str = "",
+                 files: str = "") -> None:
+        self.time, self.memory, self.stopped = time, memory, stopped
+        self.processes, self.files = processes, files  # "" where there is no such limit
 
 
-@dataclass
+# Plain classes rather than dataclasses: dataclasses insist on finding their module in
+# sys.modules, and the private instances of this package (seal.py) are never put there.
 class CheckResult:
-    name: str
-    status: str
-    message: str = ""
+    def __init__(self, name: str, status: str, message: str = "") -> None:
+        self.name, self.status, self.message = name, status, message
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CheckResult) and (self.name, self.status, self.message) == (
+            other.name, other.status, other.message)
+
+    def __repr__(self) -> str:
+        return f"CheckResult({self.name!r}, {self.status!r}, {self.message!r})"
 
 
-@dataclass
 class Result:
-    lesson: str
-    status: str
-    checks: list[CheckResult] = field(default_factory=list)
-    stdout: str = ""
+    def __init__(self, lesson: str, status: str, checks: list[CheckResult] | None = None,
+                 stdout: str = "") -> None:
+        self.lesson, self.status, self.stdout = lesson, status, stdout
+        self.checks = list(checks or [])
+
+    def __repr__(self) -> str:
+        return f"Result({self.lesson!r}, {self.status!r}, {self.checks!r}, {self.stdout!r})"
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"lesson": self.lesson, "status": self.status,
+                "checks": [{"name": c.name, "status": c.status, "message": c.message}
+                           for c in self.checks], "stdout": self.stdout}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Result:
+        return cls(data["lesson"], data["status"],
+                   [CheckResult(c["name"], c["status"], c["message"]) for c in data["checks"]],
+                   data["stdout"])
 
 
-class _CappedText(io.StringIO):
-    def write(self, text: str) -> int:
-        room = MAX_STDOUT - self.tell()
+class _CappedText(io.TextIOBase):
+    """Where the learner's prints go while checked: the first MAX_STDOUT characters are kept,
+    the rest only counted."""
+
+    encoding = "utf-8"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.kept = 0
+        self.cut = 0
+
+    def write(self, text: object) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        room = MAX_STDOUT - self.kept
         if room > 0:
-            super().write(text[:room])
-            if len(text) > room:
-                super().write(f"\n[output cut: more than {MAX_STDOUT} characters]\n")
+            self.parts.append(text[:room])
+            self.kept += min(len(text), room)
+        self.cut += max(0, len(text) - max(room, 0))
         return len(text)
+
+    def writable(self) -> bool:
+        return True
+
+    def text(self) -> str:
+        kept = "".join(self.parts)
+        if self.cut:
+            return kept + f"\n[output cut: {self.cut:,} more characters not shown]\n"
+        return kept
 
 
 class LearnerCode:
     """The learner's top-level names, as attributes; a missing name fails the check clearly."""
 
-    def __init__(self, namespace: dict[str, Any], printed: str = "") -> None:
+    def __init__(self, namespace: dict[str, Any], printed: str = "",
+                 ended_early: str = "") -> None:
         self._namespace = namespace
         self._printed = printed
+        self._ended_early = ended_early
 
     def __getattr__(self, name: str) -> Any:
         try:
             return self._namespace[name]
         except KeyError:
-            raise _checks.CheckFailed(
+            if self._ended_early:
+                raise CheckFailed(f"Your code does not define `{name}`: {self._ended_early}, "
+                                  "so the lines after it never ran.") from None
+            raise CheckFailed(
                 f"Your code does not define `{name}`. The starter has it: "
                 "was it renamed or deleted?"
             ) from None
@@ -99,12 +149,15 @@ def printed(code: LearnerCode) -> str:
 
 def collect_checks(checks_source: str, filename: str = "checks.py") -> list[tuple[str, Any]]:
     """Execute a lesson's checks.py and return its checks as (name, function), in order."""
-    _checks._registry.clear()
+    _registry.clear()
     try:
-        exec(compile(checks_source, filename, "exec"), {"__name__": "lesson_checks"})
-        return list(_checks._registry)
+        # No __builtins__ given: exec passes on this module's own (in a private instance, the
+        # private copy, whose imports give the checks private copies too).
+        exec(compile(checks_source, filename, "exec", dont_inherit=True),
+             {"__name__": "lesson_checks"})
+        return list(_registry)
     finally:
-        _checks._registry.clear()
+        _registry.clear()
 
 
 def _normalise(source: str) -> str:
@@ -125,29 +178,218 @@ def _learner_line(tb: TracebackType | None, filename: str) -> int | None:
     return line
 
 
+def _quoted(error: BaseException) -> str:
+    """An exception's own text, safely: the learner's class may have a __str__ of its own."""
+    try:
+        text = str(error)
+    except BaseException:  # noqa: BLE001 - whatever their __str__ raises, we still report
+        return "(its message could not be shown)"
+    if not isinstance(text, str):
+        return ""
+    text = str.__str__(text)  # a plain str, whatever subclass their __str__ returned
+    return text if len(text) <= MAX_QUOTED else text[:MAX_QUOTED] + "…"
+
+
+def _exit_words(error: BaseException) -> str:
+    code = getattr(error, "code", None)
+    if code is None or code == 0:
+        return "exit() or sys.exit()"
+    if isinstance(code, int):
+        return f"sys.exit({code})"
+    return "sys.exit() with a message"
+
+
+def _nul_position(source: str) -> tuple[int, int] | None:
+    index = source.find("\0")
+    if index < 0:
+        return None
+    line = source.count("\n", 0, index) + 1
+    return line, index - (source.rfind("\n", 0, index) + 1) + 1
+
+
+def compile_problem(source: str, filename: str) -> tuple[Any, str]:
+    """(code object, "") or (None, what stops Python from reading the file, in a sentence)."""
+    nul = _nul_position(source)
+    if nul is not None:
+        return None, (f"Your code contains a NUL character (code 0) on line {nul[0]}, column "
+                      f"{nul[1]}, which Python cannot read. It usually comes from pasting from a "
+                      "PDF or a binary file: delete it (retyping the line is the surest way).")
+    try:
+        return compile(source, filename, "exec", dont_inherit=True), ""
+    except SyntaxError as error:
+        where = f" on line {error.lineno}" if error.lineno else ""
+        return None, f"Your code has a syntax error{where}: {error.msg}."
+    except (ValueError, RecursionError, MemoryError, OverflowError) as error:
+        # Python gives up on some files before parsing them (e.g. hundreds of nested brackets).
+        return None, (f"Python could not read your code ({type(error).__name__}: "
+                      f"{_quoted(error)}). Look for very deeply nested brackets or a huge line.")
+
+
 def _describe(error: BaseException, filename: str, call: str | None, limits: Limits) -> str:
     """One or two sentences: what was called, what went wrong, and on which line of theirs."""
     where = f"Calling `{call}`" if call else "Running your code"
-    if isinstance(error, (StopRun, KeyboardInterrupt)) and limits.user_stopped():
+    reason = limits.stopped()
+    if isinstance(error, (StopRun, KeyboardInterrupt)) and reason == "user":
         return f"{where} was stopped by you before it finished."
-    if isinstance(error, (StopRun, KeyboardInterrupt)):
+    if isinstance(error, (StopRun, KeyboardInterrupt)) and reason == "time":
         return (f"{where} was stopped: it ran past {limits.time}. "
                 "Look for a loop that never ends or a function that keeps calling itself.")
     if isinstance(error, MemoryError):
         return (f"{where} was stopped: it used more than {limits.memory}. "
                 "Look for a list or string that keeps growing.")
     line = _learner_line(error.__traceback__, filename)
+    at = f" (line {line} of your code)" if line is not None else ""
+    if isinstance(error, SystemExit):
+        return (f"{where} ended the whole program with {_exit_words(error)}{at}. A function the "
+                "checks call has to return instead; exit() belongs only at the end of a script.")
     kind = type(error).__name__
-    detail = f"{kind}: {error}" if str(error) else kind
+    text = _quoted(error)
+    detail = f"{kind}: {text}" if text else kind
+    limit = sys.getrecursionlimit()
+    if isinstance(error, SystemError) and limit > BASE_RECURSION_LIMIT:
+        return (f"{where} broke Python itself ({detail}){at}, after your code raised the "
+                f"recursion limit to {limit:,} with sys.setrecursionlimit: a function kept calling "
+                "itself until Python ran out of room for the calls. Leave the recursion limit as "
+                "it is, and look for a function that keeps calling itself.")
     if isinstance(error, RecursionError):
         detail += " (a function kept calling itself and never finished)"
-    if line is not None:
-        return f"{where} raised {detail} (line {line} of your code)."
-    return f"{where} raised {detail}."
+    elif isinstance(error, KeyboardInterrupt):
+        detail += " (your code raised it itself: neither Stop nor the time limit did)"
+    elif isinstance(error, OSError) and error.errno == errno.EFBIG and limits.files:
+        detail += f" (your code wrote a file bigger than {limits.files})"
+    elif isinstance(error, BlockingIOError) and error.errno == errno.EAGAIN and limits.processes:
+        detail += f" (if your code was starting processes: it reached {limits.processes})"
+    elif isinstance(error, EOFError):
+        detail += (" (the checks give your code nothing to read: call input() only under "
+                   "`if __name__ == \"__main__\":`)")
+    return f"{where} raised {detail}{at}."
 
 
-def _all(names: list[str], status: str, first: str, rest: str) -> list[CheckResult]:
-    return [CheckResult(name, status, first if i == 0 else rest) for i, name in enumerate(names)]
+def _all(names: list[str], status: str, first: str, rest: str) -> list[dict[str, str]]:
+    return [{"name": name, "status": status, "message": first if i == 0 else rest}
+            for i, name in enumerate(names)]
+
+
+def _report(lesson: str, status: str, checks: list[dict[str, str]], out: _CappedText
+            ) -> dict[str, Any]:
+    return {"lesson": lesson, "status": status, "checks": checks, "stdout": out.text()}
+
+
+def _ignore(event: str, data: Mapping[str, str]) -> None:
+    pass
+
+
+def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str | None = None,
+             filename: str = "your_code.py", checks_filename: str = "checks.py",
+             time_limit: str = "the time limit", memory_limit: str = "the memory limit",
+             stop_reason: Callable[[], str | None] = _no_reason, process_limit: str = "",
+             file_limit: str = "",
+             progress: Callable[[str, Mapping[str, str]], None] = _ignore) -> dict[str, Any]:
+    """Execute ``source`` in a fresh namespace, then every check of ``checks_source`` on it.
+
+    Returns the result contract as plain data. ``progress`` hears ``("code", {})`` before the
+    learner's file runs, ``("check", {"name"})`` before each check and ``("checked", {"name",
+    "status", "message"})`` after it, so a caller in another process knows how far it got.
+    """
+    limits = Limits(time_limit, memory_limit, stop_reason, process_limit, file_limit)
+    out = _CappedText()
+    names: list[str] = []
+    results: list[dict[str, str]] = []
+    saved = sys.stdout, sys.stderr
+    saved_stdin = sys.stdin
+    # Nothing to read, wherever this runs: input() meets an end of file at once (and exit(),
+    # which closes sys.stdin, closes only this one).
+    sys.stdin = io.StringIO()
+    try:
+        sys.setrecursionlimit(BASE_RECURSION_LIMIT)  # whatever an earlier run left behind
+        checks = collect_checks(checks_source, checks_filename)
+        names = [name for name, _ in checks]
+        if not checks:
+            return _report(lesson, "error", [], out)  # a lesson without checks passes nothing
+        if starter is not None and is_untouched(source, starter):
+            return _report(lesson, "not-attempted", _all(
+                names, "not-attempted",
+                "Not attempted yet: this is still the starter. Fill in the TODOs, then check again.",
+                "Not attempted yet."), out)
+
+        not_run = "Not run: your code has to run before it can be checked."
+        code, problem = compile_problem(source, filename)
+        if problem:
+            return _report(lesson, "error", _all(names, "error", problem, not_run), out)
+
+        # The learner's file gets the real builtins, as with `python`, never this module's own.
+        namespace: dict[str, Any] = {"__name__": CHECKED_NAME, "__file__": filename,
+                                     "__builtins__": builtins}
+        ended_early = ""
+        progress("code", {})
+        sys.stdout = sys.stderr = out
+        try:
+            exec(code, namespace)
+        except SystemExit as error:
+            # exit() ends the learner's program, as it would in a terminal; then the checks run.
+            line = _learner_line(error.__traceback__, filename)
+            if isinstance(error.code, str):
+                out.write(error.code + "\n")
+            ended_early = (f"your file ended on line {line} with {_exit_words(error)}"
+                           if line is not None else f"your file ended with {_exit_words(error)}")
+        except BaseException as error:  # noqa: BLE001 - every way their file ends is described
+            message = _describe(error, filename, None, limits)
+            return _report(lesson, "error", _all(names, "error", message, not_run), out)
+        finally:
+            sys.stdout, sys.stderr = saved
+
+        code_view = LearnerCode(namespace, out.text(), ended_early)
+        for index, (name, function) in enumerate(checks):
+            progress("check", {"name": name})
+            take_current_call()
+            sys.stdout = sys.stderr = out
+            try:
+                returned = function(code_view)
+            except CheckFailed as failure:
+                take_current_call()
+                entry = {"name": name, "status": "fail", "message": _quoted_failure(failure)}
+            except BaseException as error:  # noqa: BLE001
+                entry = {"name": name, "status": "error",
+                         "message": _describe(error, filename, take_current_call(), limits)}
+                if _ends_the_run(error, limits):
+                    # The run is over: what is left cannot be trusted to finish either.
+                    results.append(entry)
+                    progress("checked", entry)
+                    results.extend({"name": later, "status": "error", "message": NOT_RUN}
+                                   for later, _ in checks[index + 1:])
+                    break
+            else:
+                entry = {"name": name, "status": "pass",
+                         "message": str.__str__(returned) if isinstance(returned, str) else ""}
+            finally:
+                sys.stdout, sys.stderr = saved
+            results.append(entry)
+            progress("checked", entry)
+    except (StopRun, KeyboardInterrupt, MemoryError) as error:
+        # A stop that came between two pieces of the learner's code, while ours was running.
+        sys.stdout, sys.stderr = saved
+        message = _describe(error, filename, None, limits)
+        done = {entry["name"] for entry in results}
+        rest = [name for name in names if name not in done]
+        results.extend(_all(rest, "error", message, NOT_RUN))
+    finally:
+        sys.stdin = saved_stdin
+        sys.setrecursionlimit(BASE_RECURSION_LIMIT)
+    statuses = {entry["status"] for entry in results}
+    status = ("pass" if statuses == {"pass"} else
+              "error" if statuses <= {"error"} else "fail")
+    return _report(lesson, status, results, out)
+
+
+def _quoted_failure(failure: CheckFailed) -> str:
+    message = failure.args[0] if failure.args else ""
+    return str.__str__(message) if isinstance(message, str) else _quoted(failure)
+
+
+def _ends_the_run(error: BaseException, limits: Limits) -> bool:
+    if isinstance(error, MemoryError):
+        return True
+    return isinstance(error, (StopRun, KeyboardInterrupt)) and limits.stopped() is not None
 
 
 def run_checks(
@@ -158,58 +400,57 @@ def run_checks(
     starter: str | None = None,
     filename: str = "your_code.py",
     checks_filename: str = "checks.py",
-    limits: Limits = Limits(),
+    limits: Limits | None = None,
 ) -> Result:
-    """Execute ``source`` in a fresh namespace, then run every check of ``checks_source`` on it."""
-    checks = collect_checks(checks_source, checks_filename)
-    names = [name for name, _ in checks]
-    if starter is not None and is_untouched(source, starter):
-        return Result(lesson, "not-attempted", _all(
-            names, "not-attempted",
-            "Not attempted yet: this is still the starter. Fill in the TODOs, then check again.",
-            "Not attempted yet."))
+    """Run ``checks_source``'s checks on ``source`` (on a private instance, see seal.py)."""
+    from . import seal
 
-    not_run = "Not run: your code has to run before it can be checked."
-    try:
-        code = compile(source, filename, "exec")
-    except SyntaxError as error:
-        message = f"Your code has a syntax error on line {error.lineno}: {error.msg}."
-        return Result(lesson, "error", _all(names, "error", message, not_run))
-
-    out = _CappedText()
-    namespace: dict[str, Any] = {"__name__": CHECKED_NAME, "__file__": filename}
-    with redirect_stdout(out), redirect_stderr(out):
-        try:
-            exec(code, namespace)
-        except (Exception, StopRun, KeyboardInterrupt) as error:
-            message = _describe(error, filename, None, limits)
-            return Result(lesson, "error", _all(names, "error", message, not_run), out.getvalue())
-        results = _run_each(checks, LearnerCode(namespace, out.getvalue()), filename, limits)
-
-    statuses = {r.status for r in results}
-    status = "pass" if statuses <= {"pass"} else "error" if statuses == {"error"} else "fail"
-    return Result(lesson, status, results, out.getvalue())
+    limits = limits or Limits()
+    return Result.from_dict(seal.evaluate(
+        source, checks_source, lesson=lesson, starter=starter, filename=filename,
+        checks_filename=checks_filename, time_limit=limits.time, memory_limit=limits.memory,
+        stop_reason=limits.stopped))
 
 
-def _run_each(checks: list[tuple[str, Any]], code: LearnerCode, filename: str,
-              limits: Limits) -> list[CheckResult]:
-    results: list[CheckResult] = []
-    for index, (name, function) in enumerate(checks):
-        _checks.take_current_call()
-        try:
-            returned = function(code)
-        except _checks.CheckFailed as failure:
-            _checks.take_current_call()
-            results.append(CheckResult(name, "fail", str(failure)))
-        except (Exception, StopRun, KeyboardInterrupt) as error:
-            call = _checks.take_current_call()
-            results.append(CheckResult(name, "error", _describe(error, filename, call, limits)))
-            if isinstance(error, (StopRun, KeyboardInterrupt, MemoryError)):
-                # The run is over: what is left cannot be trusted to finish either.
-                for later, _ in checks[index + 1:]:
-                    results.append(CheckResult(later, "error", "Not run: the run was stopped."))
-                break
+# --- JSON out, written here so that nothing the learner's code can patch (the json module,
+# its encoder class) writes the verdict. Non-ASCII is escaped, as json.dumps does by default.
+
+_ESCAPES = MappingProxyType({**{code: f"\\u{code:04x}" for code in range(32)},
+                             ord('"'): '\\"', ord("\\"): "\\\\", ord("\n"): "\\n",
+                             ord("\r"): "\\r", ord("\t"): "\\t"})
+
+
+def _json_string(text: str) -> str:
+    escaped = text.translate(_ESCAPES)
+    if escaped.isascii():
+        return '"' + escaped + '"'
+    parts = []
+    for char in escaped:
+        code = ord(char)
+        if code < 128:
+            parts.append(char)
+        elif code < 0x10000:
+            parts.append(f"\\u{code:04x}")
         else:
-            results.append(CheckResult(name, "pass", returned if isinstance(returned, str) else ""))
-    return results
+            code -= 0x10000
+            parts.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+    return '"' + "".join(parts) + '"'
 
+
+def to_json(value: Any) -> str:
+    """JSON text of strings, whole numbers, booleans, None, lists and string-keyed dicts."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    kind = type(value)
+    if kind is str:
+        return _json_string(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is list or kind is tuple:
+        return "[" + ", ".join(to_json(item) for item in value) + "]"
+    if kind is dict:
+        return "{" + ", ".join(_json_string(key) + ": " + to_json(item)
+                               for key, item in value.items() if type(key) is str) + "}"
+    raise TypeError(f"cannot write a {kind.__name__} as JSON here")

@@ -3,7 +3,8 @@
 LINEBYLINE_DEBUG          "1" to turn Django's debug mode on (off by default)
 LINEBYLINE_SECRET_KEY     the secret key; by default one is generated once and kept in the data dir
 LINEBYLINE_DATA_DIR       where the database, the secret key and collected static files live
-                          (default: ~/.local/share/linebyline, or $XDG_DATA_HOME/linebyline)
+                          (default: ~/.local/share/linebyline, or $XDG_DATA_HOME/linebyline);
+                          it and the SQLite database are made readable by their owner only
 LINEBYLINE_DATABASE_URL   e.g. postgres://user:pass@host/db (default: SQLite in the data dir)
 LINEBYLINE_ALLOWED_HOSTS  comma-separated host names (default: localhost, 127.0.0.1, [::1])
 LINEBYLINE_NAMES_FILE     the data set the browser mounts as input.txt (default: the bundled names)
@@ -31,6 +32,28 @@ def _data_dir() -> Path:
     return Path(base) / "linebyline"
 
 
+def _owner_only(path: Path, mode: int) -> None:
+    """Make a folder (0700) or file (0600) we own unreadable to anyone else."""
+    status = path.stat()
+    if status.st_uid == os.geteuid() and status.st_mode & 0o077:
+        path.chmod(mode)
+
+
+def _private_data_dir(path: Path) -> Path:
+    # The database holds session keys, which work as admin cookies: nobody else may read it.
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _owner_only(path, 0o700)
+    return path
+
+
+def _private_sqlite(path: Path) -> str:
+    """The SQLite file, created owner-only (SQLite gives its journals the same mode)."""
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # an empty file is an empty database
+    _owner_only(path, 0o600)
+    return f"sqlite:///{path}"
+
+
 def _secret_key(data_dir: Path) -> str:
     configured = os.environ.get("LINEBYLINE_SECRET_KEY")
     if configured:
@@ -45,8 +68,7 @@ def _secret_key(data_dir: Path) -> str:
     return path.read_text().strip()
 
 
-DATA_DIR = _data_dir()
-DATA_DIR.mkdir(parents=True, exist_ok=True)
+DATA_DIR = _private_data_dir(_data_dir())
 SECRET_KEY = _secret_key(DATA_DIR)
 DEBUG = os.environ.get("LINEBYLINE_DEBUG", "") == "1"
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get(
@@ -66,7 +88,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "linebyline.web.headers.CrossOriginIsolation",
+    "linebyline.web.headers.SecurityHeaders",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -94,7 +116,7 @@ TEMPLATES = [{
 }]
 
 DATABASES = {"default": dj_database_url.parse(
-    os.environ.get("LINEBYLINE_DATABASE_URL") or f"sqlite:///{DATA_DIR / 'linebyline.sqlite3'}",
+    os.environ.get("LINEBYLINE_DATABASE_URL") or _private_sqlite(DATA_DIR / "linebyline.sqlite3"),
     conn_max_age=60,
 )}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -116,9 +138,12 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATIC_ROOT = DATA_DIR / "static"
+# Everything in STATIC_ROOT is served: the bookkeeping of the build (the manifest of fingerprinted
+# names, the stamp of what was collected) lives beside it instead.
+BUILD_DIR = DATA_DIR / "build"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "linebyline.web.storage.StaticStorage"},
 }
 # Pyodide loads its files by their plain names, so they cannot be fingerprinted; they live in a
 # folder named after Pyodide's version instead, which changes whenever the files do.
@@ -136,9 +161,18 @@ SECURE_REFERRER_POLICY = "same-origin"
 
 RATELIMIT_VIEW = "linebyline.web.views.rate_limited"
 
+# One line per rejected request (tracebacks only for server errors), and waitress's
+# "Task queue depth" warning at most once a minute (see logs.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"django": {"handlers": ["console"], "level": "WARNING"}},
+    "formatters": {"line": {"()": "linebyline.web.logs.RequestLine",
+                            "format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {"once_a_minute": {"()": "linebyline.web.logs.AtMostEvery", "seconds": 60}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": "WARNING"},
+        "waitress": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+        "waitress.queue": {"filters": ["once_a_minute"]},
+    },
 }

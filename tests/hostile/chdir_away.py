@@ -1,0 +1,5 @@
+# base: solution
+# expect: pass
+import os
+
+os.chdir("/")

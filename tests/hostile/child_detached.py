@@ -1,0 +1,8 @@
+# base: solution
+# at: start
+# cli: pass
+# browser: skip
+import subprocess
+
+# A grandchild that holds the output pipes open, behind a child that exits at once.
+subprocess.Popen(["sh", "-c", "(sleep 27.1828 &); exit 0"])

@@ -1,0 +1,6 @@
+# base: solution
+# at: start
+# cli: pass
+# browser: skip
+import subprocess
+subprocess.Popen(["sleep", "31.4159"])  # outlives nothing: it ends with the check

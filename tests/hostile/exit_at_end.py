@@ -1,0 +1,5 @@
+# base: solution
+# expect: pass
+print("before exit")
+exit()
+print("after exit: never printed")

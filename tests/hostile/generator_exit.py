@@ -1,0 +1,3 @@
+# base: solution
+# expect: error | raised GeneratorExit
+raise GeneratorExit

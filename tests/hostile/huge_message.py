@@ -1,0 +1,3 @@
+# base: solution
+# expect: error | raised ValueError: xxxxxxxxxx
+raise ValueError("x" * 10_000_000)

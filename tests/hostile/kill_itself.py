@@ -1,0 +1,7 @@
+# base: solution
+# cli: error | was killed (SIGKILL) while your file was running
+# browser: skip
+import os
+import signal
+
+os.kill(os.getpid(), signal.SIGKILL)

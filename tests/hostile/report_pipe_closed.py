@@ -1,0 +1,6 @@
+# base: solution
+# cli: error | closed
+# browser: skip
+import os
+
+os.closerange(3, 65536)

@@ -1,0 +1,5 @@
+# base: solution
+# expect: pass | before sys.exit
+import sys
+print("before sys.exit")
+sys.exit(0)

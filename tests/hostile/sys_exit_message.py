@@ -1,0 +1,4 @@
+# base: solution
+# expect: pass | giving up here
+import sys
+sys.exit("giving up here")
