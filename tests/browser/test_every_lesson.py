@@ -1,6 +1,6 @@
-"""Every published lesson, opened in Chromium as a learner would: its widget comes alive, the page
-passes axe in light and dark colours, the untouched starter is not attempted, and the reference
-solution passes every check in Pyodide.
+"""Every published lesson, opened in Chromium as a learner would: its widget comes alive, the
+page passes axe in light and dark colours and fits a phone's width, the untouched starter is not
+attempted, and the reference solution passes every check in Pyodide.
 
 One page per lesson, one browser for all: Pyodide comes from the browser's cache after the first.
 """
@@ -47,6 +47,9 @@ def test_lesson_in_the_browser(server, page: Page, lesson):
         violations = axe_violations(page)
         assert violations == [], f"{scheme}: {json.dumps(violations, indent=1)}"
     page.emulate_media(color_scheme="light")
+    page.set_viewport_size({"width": 360, "height": 800})  # a phone: nothing scrolls sideways
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.set_viewport_size({"width": 1200, "height": 900})
     wait_for_python(page)
 
     assert check(page).startswith("Not attempted yet"), lesson.number

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from .conftest import CHROMIUM_FLAGS, axe_violations, chromium_path
 
 pytestmark = pytest.mark.browser
-PAGES = ["/", "/lessons/7.4-building-value/", "/lessons/7.5-backward/", "/program/",
+PAGES = ["/", "/lessons/7.4-building-value/", "/lessons/7.5-backward/", "/program/", "/modules/2/review/",
          "/modules/7/review/"]
 
 
@@ -180,7 +180,7 @@ def test_feedback_from_the_page_reaches_the_database(server, page: Page):
 @pytest.mark.parametrize("path", PAGES)
 def test_pages_pass_axe_accessibility_checks(server, browser: Browser, path, scheme):
     # axe is added as an inline script, which the pages' Content-Security-Policy forbids.
-    context = browser.new_context(color_scheme=scheme, bypass_csp=True)
+    context = browser.new_context(color_scheme=scheme)
     page = context.new_page()
     page.goto(server.url + path)
     page.wait_for_load_state("networkidle")

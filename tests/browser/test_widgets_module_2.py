@@ -4,22 +4,20 @@ and each page through axe in light and dark colours and at 360 px without sidewa
 """
 from __future__ import annotations
 
-import json
 import math
 import random
 from functools import cache
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from linebyline.course import default_course_path
 from linebyline.dataset import names_file
 from linebyline.scripts import run_script
 
-from .conftest import ROOT
+from .conftest import busy_widget_passes_axe_and_fits_a_phone
 
 pytestmark = pytest.mark.browser
-AXE = ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 PAGES = ["/lessons/2.1-the-27x27-table/", "/lessons/2.2-counts-to-probabilities/",
          "/lessons/2.3-loss-as-surprise/", "/lessons/2.4-sampling-until-bos/",
          "/lessons/2.5-what-one-letter-can-and-cannot-do/"]
@@ -160,25 +158,6 @@ def test_sample_steps_draws_train0s_names(server, page: Page):
     expect(widget.locator("[data-name]")).to_have_attribute("data-name", "a")
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("path", PAGES)
-def test_module_2_pages_pass_axe_and_fit_360px(server, browser: Browser, path, scheme):
-    context = browser.new_context(color_scheme=scheme, viewport={"width": 360, "height": 800})
-    page = context.new_page()
-    page.goto(server.url + path)
-    page.wait_for_load_state("load")  # not "networkidle": Python may still be downloading
-    expect(page.locator("[data-widget][data-mounted]")).to_have_count(1)
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    page.add_script_tag(content=AXE.read_text())
-    result = page.evaluate("""async () => {
-        const summary = r => r.violations.map(v => ({id: v.id, help: v.help,
-            nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + n.failureSummary)}));
-        // The whole page; CodeMirror's scroller is checked for everything but that one rule,
-        // as in test_pages_in_browser.py.
-        const tags = {runOnly: ['wcag2a', 'wcag2aa', 'wcag21aa']};
-        const all = await axe.run(document,
-            {...tags, rules: {'scrollable-region-focusable': {enabled: false}}});
-        return summary(all);
-    }""")
-    context.close()
-    assert result == [], json.dumps(result, indent=1)
+def test_module_2_widgets_pass_axe_and_fit_a_phone(server, page: Page, path):
+    busy_widget_passes_axe_and_fits_a_phone(page, server.url + path)

@@ -7,16 +7,14 @@ module's pages also pass axe in both colour schemes and fit a 360 px screen.
 """
 from __future__ import annotations
 
-import json
 import math
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from .conftest import ROOT
+from .conftest import busy_widget_passes_axe_and_fits_a_phone
 
 pytestmark = pytest.mark.browser
-AXE = ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 PAGES = ["/lessons/4.1-slopes/", "/lessons/4.2-derivatives-by-nudging/",
          "/lessons/4.3-meet-log-and-exp/", "/lessons/4.4-the-chain-rule/",
          "/lessons/4.5-many-paths-add-up/", "/lessons/4.6-the-table-of-local-gradients/"]
@@ -190,41 +188,14 @@ def test_rule_cards_open_by_keyboard_and_check_each_rule(server, page: Page, cou
     expect(relu.locator(".rc-mistake")).to_contain_text(">= instead of >")
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("path", PAGES)
-def test_module_4_pages_pass_axe(server, browser: Browser, path, scheme):
-    context = browser.new_context(color_scheme=scheme)
-    page = context.new_page()
-    page.goto(server.url + path)
-    page.wait_for_selector(".widget[data-mounted]")
-    # Open what a learner opens, so that its colours are checked too.
+def _opened(page: Page) -> None:
+    """Open what a learner opens (every card, a path), so that its colours are checked too."""
     page.evaluate("""() => {
         document.querySelectorAll('.rc-toggle').forEach((b) => b.click());
         const path = document.querySelector('.pg-path'); if (path) path.click();
     }""")
-    page.add_script_tag(content=AXE.read_text())
-    result = page.evaluate("""async () => {
-        const summary = r => r.violations.map(v => ({id: v.id, help: v.help,
-            nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + n.failureSummary)}));
-        const tags = {runOnly: ['wcag2a', 'wcag2aa', 'wcag21aa']};
-        const all = await axe.run(document,
-            {...tags, rules: {'scrollable-region-focusable': {enabled: false}}});
-        return summary(all);
-    }""")
-    context.close()
-    assert result == [], json.dumps(result, indent=1)
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_module_4_pages_fit_a_phone(server, browser: Browser, path):
-    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
-    page = context.new_page()
-    page.goto(server.url + path)
-    page.wait_for_selector(".widget[data-mounted]")
-    page.evaluate("""() => {
-        document.querySelectorAll('.rc-toggle').forEach((b) => b.click());
-        const path = document.querySelector('.pg-path'); if (path) path.click();
-    }""")
-    width = page.evaluate("document.documentElement.scrollWidth")
-    context.close()
-    assert width <= 360
+def test_module_4_widgets_pass_axe_and_fit_a_phone(server, page: Page, path):
+    busy_widget_passes_axe_and_fits_a_phone(page, server.url + path, _opened)

@@ -7,11 +7,11 @@ import math
 import random
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from linebyline.dataset import names_file
 
-from .conftest import ROOT
+from .conftest import busy_widget_passes_axe_and_fits_a_phone
 
 pytestmark = pytest.mark.browser
 
@@ -250,37 +250,13 @@ def test_param_counter_sums_the_matrices(server, page: Page):
 LESSON_PAGES = ["/lessons/5.1-matrices-and-random-init/", "/lessons/5.2-embedding-lookup/",
                 "/lessons/5.3-linear/", "/lessons/5.4-relu/", "/lessons/5.5-softmax/",
                 "/lessons/5.6-counting-3184-parameters/"]
-AXE = ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("path", LESSON_PAGES)
-def test_module_5_pages_pass_axe_with_the_mistake_on(server, browser: Browser, path, scheme):
-    context = browser.new_context(color_scheme=scheme)
-    page = context.new_page()
-    page.goto(server.url + path)
-    expect(page.locator("#explore .widget")).to_have_attribute("data-mounted", "")
-    # Turn the widget's mistake on, so that its warning colours are checked too.
-    mistake = page.locator("#explore input[type=checkbox]").last
-    mistake.check()
-    page.add_script_tag(content=AXE.read_text())
-    result = page.evaluate("""async () => {
-        const r = await axe.run(document.querySelector('#explore'),
-            {runOnly: ['wcag2a', 'wcag2aa', 'wcag21aa']});
-        return r.violations.map(v => ({id: v.id, help: v.help,
-            nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + n.failureSummary)}));
-    }""")
-    context.close()
-    assert result == [], json.dumps(result, indent=1)
-
-
-@pytest.mark.parametrize("path", LESSON_PAGES)
-def test_module_5_pages_fit_a_phone(server, browser: Browser, path):
-    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
-    page = context.new_page()
-    page.goto(server.url + path)
-    expect(page.locator("#explore .widget")).to_have_attribute("data-mounted", "")
+def _mistake_on(page: Page) -> None:
+    """Turn the widget's mistake on, so that its warning colours are checked too."""
     page.locator("#explore input[type=checkbox]").last.check()
-    width = page.evaluate("document.documentElement.scrollWidth")
-    context.close()
-    assert width <= 360
+
+
+@pytest.mark.parametrize("path", LESSON_PAGES)
+def test_module_5_widgets_pass_axe_and_fit_a_phone(server, page: Page, path):
+    busy_widget_passes_axe_and_fits_a_phone(page, server.url + path, _mistake_on)

@@ -251,3 +251,16 @@ def test_code_blocks_and_tables_that_scroll_can_be_reached_by_keyboard(client):
     page = client.get("/lessons/2.1-the-27x27-table/").content.decode()
     assert '<table tabindex="0">' in page and '<pre tabindex="0"><code' in page
     assert "<table>" not in page and "<pre><code" not in page
+
+
+def test_every_written_module_has_a_review_page(client, course):
+    """Modules 1-6 are written in full: each review page shows its summary and its questions."""
+    for module in course.modules[:6]:
+        assert module.review is not None, f"module {module.number} has no review"
+        assert len(module.lessons) == len(module.planned), f"module {module.number} is not complete"
+        page = client.get(f"/modules/{module.number}/review/")
+        assert page.status_code == 200
+        text = page.content.decode()
+        assert "Questions across the module" in text
+        assert text.count('class="question"') == len(module.review.quiz) + sum(
+            len(lesson.quiz) for lesson in module.lessons)
