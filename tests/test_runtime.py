@@ -264,3 +264,26 @@ def test_runtime_imports_only_the_standard_library():
             for name in names:
                 top = name.split(".")[0]
                 assert top in sys.stdlib_module_names or top == "__future__", f"{path}: {name}"
+
+
+def test_replacing_stands_in_for_a_learner_name_and_puts_it_back():
+    checks = '''
+from linebyline.runtime import check, fail, replacing
+
+@check("the stand-in is used, then the original is back")
+def _(code):
+    with replacing(code, "helper", lambda: "stand-in"):
+        if code.outer() != "stand-in":
+            fail("the learner's function did not see the stand-in")
+    if code.outer() != "real":
+        fail("the original was not put back")
+    with replacing(code.random, "random", lambda: 0.5):
+        if code.draw() != 0.5:
+            fail("the learner's random module did not see the stand-in")
+    if code.draw() == 0.5:
+        fail("random.random was not put back")
+'''
+    source = ("import random\n\ndef helper():\n    return 'real'\n\ndef outer():\n"
+              "    return helper()\n\ndef draw():\n    return random.random()\n")
+    result = run_checks(source, checks)
+    assert result.status == "pass", result.checks

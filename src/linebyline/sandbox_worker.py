@@ -28,7 +28,8 @@ NOT_BEFOREHAND = {"__hello__", "__phello__", "antigravity", "idlelib", "this", "
 
 
 def _import_beforehand(source: str) -> None:
-    """Import the standard-library modules the learner's file names, while still able to.
+    """Import the standard-library modules a file names (the learner's, or the lesson's checks),
+    while still able to.
 
     Run as root, the learner's code runs as `nobody`, who may not be allowed to read Python's
     own files (a Python installed under /root, say): what it imports must be loaded first.
@@ -79,7 +80,8 @@ def _limit_myself(job: dict[str, Any]) -> None:
     if job["user"] is not None:
         # Started by root: the learner's code runs as an unprivileged user instead, which also
         # makes the process-count limit count (the kernel does not apply it to root).
-        _import_beforehand(job["source"])
+        for text in (job["source"], job["checks_source"]):  # the checks import lazily too
+            _import_beforehand(text)
         uid, gid = job["user"]
         os.setgroups([])
         os.setgid(gid)

@@ -29,6 +29,7 @@ from .runner import (
     StopRun,
     collect_checks,
     printed,
+    replacing,
     run_checks,
 )
 from .words import listing, mismatches, number, plural, shown
@@ -51,6 +52,7 @@ __all__ = [
     "number",
     "plural",
     "printed",
+    "replacing",
     "shown",
     "learner_traceback",
     "nudge_grads",

@@ -147,6 +147,40 @@ def printed(code: LearnerCode) -> str:
     return code._printed
 
 
+_ABSENT = object()
+
+
+class _Replacing:
+    # A plain class, as _Calling: nothing the learner's code can reach decides what happens
+    # when the block ends (contextlib's classes are shared with the learner's code).
+    def __init__(self, space: dict[str, Any], name: str, value: Any) -> None:
+        self.space, self.name, self.value = space, name, value
+        self.before: Any = _ABSENT
+
+    def __enter__(self) -> None:
+        self.before = self.space.get(self.name, _ABSENT)
+        self.space[self.name] = self.value
+
+    def __exit__(self, *error: object) -> bool:
+        if self.before is _ABSENT:
+            self.space.pop(self.name, None)
+        else:
+            self.space[self.name] = self.before
+        return False
+
+
+def replacing(target: Any, name: str, value: Any) -> _Replacing:
+    """``with replacing(target, name, value):`` puts ``value`` in place of ``name`` for the block.
+
+    ``target`` is ``code`` (one of the learner's top-level names: a stand-in for a function
+    their other functions call) or a module of theirs, such as ``code.random`` (the very module
+    their code draws from; the checks' own imports are private copies, so patching those would
+    not reach the learner's code). What was there is put back when the block ends.
+    """
+    space = target._namespace if isinstance(target, LearnerCode) else vars(target)
+    return _Replacing(space, name, value)
+
+
 def collect_checks(checks_source: str, filename: str = "checks.py") -> list[tuple[str, Any]]:
     """Execute a lesson's checks.py and return its checks as (name, function), in order."""
     _registry.clear()

@@ -7,7 +7,7 @@ difference gradient_check reports comes from the nudge itself, which tells how b
 """
 import math
 
-from linebyline.runtime import calling, check, close, fail, number, shown
+from linebyline.runtime import calling, check, close, fail, number, replacing, shown
 
 
 def _zero(code):
@@ -95,14 +95,10 @@ def _probe(code, power):
     for name, k in nudged:  # every row gets the slopes, so only the nudge can make a difference
         for row in code.grads[name]:
             row[k] = power * code.weights[name][-1][k] ** (power - 1)
-    real = code._namespace.get("name_loss")
-    code._namespace["name_loss"] = test_loss
-    try:
+    with replacing(code, "name_loss", test_loss):
         what = (f"with name_loss swapped for a test loss whose slopes are known exactly "
                 f"(the sum of each nudged weight to the power {power})")
         return _run(code, [], 1, what)
-    finally:
-        code._namespace["name_loss"] = real
 
 
 @check("the nudge is tiny")

@@ -8,9 +8,8 @@ drawn. The checks never run 1000 steps: the last one trains three steps and samp
 import contextlib
 import io
 import math
-import random
 
-from linebyline.runtime import calling, check, close, fail, number, shown
+from linebyline.runtime import calling, check, close, fail, number, replacing, shown
 
 
 def _softmax(logits):
@@ -21,7 +20,8 @@ def _softmax(logits):
 
 def _draws(code, temperature, seed):
     """Call sample_name(temperature) and return the name and every (token, weights) it sampled."""
-    real = random.choices
+    theirs = code.random  # the random module the learner's code draws from
+    real = theirs.choices
     seen = []
 
     def stand_in(population, weights=None, *rest, **options):
@@ -29,14 +29,10 @@ def _draws(code, temperature, seed):
         seen.append((list(weights) if weights is not None else None, result[0]))
         return result
 
-    random.seed(seed)
-    random.choices = stand_in
+    theirs.seed(seed)
     call = f"sample_name({temperature})"
-    try:
-        with calling(call):
-            name = code.sample_name(temperature)
-    finally:
-        random.choices = real
+    with replacing(theirs, "choices", stand_in), calling(call):
+        name = code.sample_name(temperature)
     return call, name, seen
 
 
@@ -116,7 +112,6 @@ def _(code):
 
 @check("the whole file trains and samples")
 def _(code):
-    real_check = code._namespace.get("gradient_check")
     start = {name: [row[:] for row in mat] for name, mat in code.weights.items()}
     names = [code.docs[step % len(code.docs)] for step in range(1, 4)]
     token_lists = [[code.BOS] + [code.chars.index(ch) for ch in doc] + [code.BOS] for doc in names]
@@ -129,7 +124,8 @@ def _(code):
                          for pos in range(n)) / n
         return total / len(token_lists)
 
-    code._namespace["gradient_check"] = lambda tokens, n: 0.0  # the real one runs at step 0 only
+    stand_in = replacing(code, "gradient_check", lambda tokens, n: 0.0)  # runs at step 0 only
+    stand_in.__enter__()
     try:
         before = mean_loss()
         with calling("train_step(step, 4, 1.0) for step 1, 2 and 3"), \
@@ -137,11 +133,11 @@ def _(code):
             for step in range(1, 4):
                 code.train_step(step, 4, 1.0)
         after = mean_loss()
-        random.seed(7)
+        code.random.seed(7)
         with calling("sample_name(temperature) after those steps"):
             name = code.sample_name(code.temperature)
     finally:
-        code._namespace["gradient_check"] = real_check
+        stand_in.__exit__()
         for key, mat in code.weights.items():
             for row, saved in zip(mat, start[key]):
                 row[:] = saved
