@@ -37,5 +37,5 @@ test: build
 	$(BIN)/ruff check .
 	cd frontend && npx tsc --noEmit
 	$(BIN)/linebyline lint
-	$(BIN)/pytest
+	$(BIN)/pytest --durations=15
 	LINEBYLINE_DATABASE_URL=$(PG_URL) $(BIN)/pytest tests/web

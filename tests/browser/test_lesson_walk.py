@@ -7,6 +7,7 @@ import time
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from linebyline.computed import compute_lesson
 
@@ -25,23 +26,25 @@ def show_end_of_editor(page: Page) -> None:
 def click_line(page: Page, text: str) -> None:
     """Click the editor line holding `text`, making sure the cursor really landed there.
 
-    CodeMirror draws only the lines in view, so scroll until the line is drawn; and it measures
-    lines lazily after a scroll, so a line can move under the mouse: if the click lands on a
-    neighbour, click again.
+    CodeMirror draws only the lines in view, and redraws them a moment after a scroll: a line
+    can vanish or move under the mouse. So try to click it; if it is not drawn (or the click
+    lands on a neighbour), scroll a little from the top and try again.
     """
     scroller = page.locator(".cm-scroller")
-    if page.locator(".cm-line", has_text=text).count() == 0:
-        scroller.evaluate("element => element.scrollTop = 0")
-        for _ in range(40):
-            if page.locator(".cm-line", has_text=text).count():
-                break
-            scroller.evaluate("element => element.scrollTop += element.clientHeight / 2")
-            page.wait_for_timeout(50)
-    for _ in range(5):
-        page.locator(".cm-line", has_text=text).last.click()
-        if text in page.locator(".cm-activeLine").inner_text():
-            return
-        page.wait_for_timeout(200)
+    line = page.locator(".cm-line", has_text=text).last
+    for attempt in range(60):
+        if line.count():
+            try:
+                line.click(timeout=1_000)
+                if text in page.locator(".cm-activeLine").inner_text():
+                    return
+            except PlaywrightTimeout:
+                pass
+        if attempt == 0:
+            scroller.evaluate("element => element.scrollTop = 0")
+        else:
+            scroller.evaluate("element => element.scrollTop += element.clientHeight / 3")
+        page.wait_for_timeout(100)
     raise AssertionError(f"could not put the cursor on the line with {text!r}")
 
 
