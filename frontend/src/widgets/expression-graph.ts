@@ -5,6 +5,7 @@
 // optional wrong versions of Value to switch to.
 
 import { formatNumber, h, registerWidget, svg, uniqueId, type Params } from "./kit";
+import { route } from "./shared/graph";
 import "./expression-graph.css";
 
 type BinOp = "+" | "-" | "*" | "/" | "**";
@@ -377,7 +378,6 @@ const ROW = 86;
 const MARGIN = 10;
 const MAX_NODES = 16;
 
-interface Point { x: number; y: number }
 interface Placed { node: GraphNode; x: number; y: number }
 
 /** Depth-first, children first: the order the graph is described and laid out in. */
@@ -422,27 +422,6 @@ function layout(order: GraphNode[]): { at: Map<number, Placed>; width: number; h
     at.set(node.id, { node, x: MARGIN + ((column.get(node.id) ?? 0) - low) * COL, y: MARGIN + (level.get(node.id) ?? 0) * ROW });
   }
   return { at, width: 2 * MARGIN + (high - low) * COL + BOX_W, height: 2 * MARGIN + depth * ROW + BOX_H };
-}
-
-/** A straight edge, or one that steps around the boxes in its way. */
-function route(start: Point, end: Point, boxes: Placed[]): Point[] {
-  const gap = 6;
-  const hits = boxes.filter((box) => {
-    for (let i = 1; i < 30; i += 1) {
-      const t = i / 30;
-      const x = start.x + (end.x - start.x) * t;
-      const y = start.y + (end.y - start.y) * t;
-      if (x > box.x - gap && x < box.x + BOX_W + gap && y > box.y - gap && y < box.y + BOX_H + gap) return true;
-    }
-    return false;
-  });
-  if (hits.length === 0) return [start, end];
-  const left = Math.min(...hits.map((b) => b.x));
-  const right = Math.max(...hits.map((b) => b.x + BOX_W));
-  const top = Math.min(...hits.map((b) => b.y));
-  const bottom = Math.max(...hits.map((b) => b.y + BOX_H));
-  const x = Math.abs(start.x - left) <= Math.abs(right - start.x) ? left - 2 * gap : right + 2 * gap;
-  return [start, { x, y: top - gap }, { x, y: bottom + gap }, end];
 }
 
 // ---- The widget ---------------------------------------------------------------------------------
@@ -571,7 +550,7 @@ function mountExpressionGraph(root: HTMLElement, params: Params): void {
         const spread = node.children.length > 1 ? (index / (node.children.length - 1) - 0.5) * 0.5 : 0;
         const start = { x: from.x + BOX_W / 2, y: from.y + BOX_H };
         const end = { x: to.x + BOX_W / 2 + spread * BOX_W, y: to.y };
-        const points = route(start, end, placed.filter((p) => p.node !== node && p.node !== child));
+        const points = route(start, end, placed.filter((p) => p.node !== node && p.node !== child), BOX_W, BOX_H);
         const d = points.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(" ");
         edges.append(svg("path", { d, class: "eg-edge", "marker-end": `url(#${arrowId})` }));
       });

@@ -7,6 +7,7 @@
 // count of paths to the output on to each child; the mistake walks the list forwards.
 
 import { formatNumber, h, registerWidget, svg, uniqueId, type Params } from "./kit";
+import { route, type Point } from "./shared/graph";
 import "./graph-walk.css";
 
 interface GraphNode {
@@ -184,7 +185,6 @@ const COL = 128;
 const ROW = 104;
 const MARGIN = 10;
 
-interface Point { x: number; y: number }
 
 function layout(nodes: Map<string, GraphNode>, order: string[]): { at: Map<string, Point>; width: number; height: number } {
   const level = new Map<string, number>();
@@ -212,26 +212,6 @@ function layout(nodes: Map<string, GraphNode>, order: string[]): { at: Map<strin
   const at = new Map<string, Point>();
   for (const name of order) at.set(name, { x: MARGIN + ((column.get(name) ?? 0) - low) * COL, y: MARGIN + (level.get(name) ?? 0) * ROW });
   return { at, width: 2 * MARGIN + (high - low) * COL + BOX_W, height: 2 * MARGIN + depth * ROW + BOX_H };
-}
-
-function route(start: Point, end: Point, boxes: Point[]): Point[] {
-  const gap = 6;
-  const hits = boxes.filter((box) => {
-    for (let i = 1; i < 30; i += 1) {
-      const t = i / 30;
-      const x = start.x + (end.x - start.x) * t;
-      const y = start.y + (end.y - start.y) * t;
-      if (x > box.x - gap && x < box.x + BOX_W + gap && y > box.y - gap && y < box.y + BOX_H + gap) return true;
-    }
-    return false;
-  });
-  if (hits.length === 0) return [start, end];
-  const left = Math.min(...hits.map((b) => b.x));
-  const right = Math.max(...hits.map((b) => b.x + BOX_W));
-  const top = Math.min(...hits.map((b) => b.y));
-  const bottom = Math.max(...hits.map((b) => b.y + BOX_H));
-  const x = Math.abs(start.x - left) <= Math.abs(right - start.x) ? left - 2 * gap : right + 2 * gap;
-  return [start, { x, y: top - gap }, { x, y: bottom + gap }, end];
 }
 
 // ---- The ladder: how many calls visit makes on a deep graph --------------------------------------
@@ -323,7 +303,7 @@ function mountGraphWalk(root: HTMLElement, params: Params): void {
       const slot = slots.findIndex((s) => s.i === index);
       const spread = node.args.length > 1 ? (slot / (node.args.length - 1) - 0.5) * 0.5 : 0;
       const points = route({ x: from.x + BOX_W / 2, y: from.y + BOX_H }, { x: to.x + BOX_W / 2 + spread * BOX_W, y: to.y },
-        boxes.filter((box) => box.name !== name && box.name !== child));
+        boxes.filter((box) => box.name !== name && box.name !== child), BOX_W, BOX_H);
       const line = svg("path", {
         d: points.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(" "),
         class: "gw-edge", "marker-end": `url(#${arrowId})`,

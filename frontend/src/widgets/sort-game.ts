@@ -4,6 +4,7 @@
 // toggle swaps in the classic mistake, appending before the children.
 
 import { h, registerWidget, svg, uniqueId, type Params } from "./kit";
+import { route } from "./shared/graph";
 import "./sort-game.css";
 
 interface Item {
@@ -193,7 +194,7 @@ function draw(puzzle: Puzzle): Drawing {
       const slot = slots.indexOf(need);
       const spread = needs.length > 1 ? (slot / (needs.length - 1) - 0.5) * 0.5 : 0;
       const points = route({ x: from.x + BOX_W / 2, y: from.y + BOX_H }, { x: to.x + BOX_W / 2 + spread * BOX_W, y: to.y },
-        placed.filter((box) => box.name !== name && box.name !== need));
+        placed.filter((box) => box.name !== name && box.name !== need), BOX_W, BOX_H);
       const d = points.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(" ");
       edges.append(svg("path", { d, class: "sg-edge", "marker-end": `url(#${arrowId})` }));
     });
@@ -216,28 +217,6 @@ function draw(puzzle: Puzzle): Drawing {
   return { element, boxes, badges };
 }
 
-interface Point { x: number; y: number }
-
-/** A straight arrow, or one that steps around the boxes in its way. */
-function route(start: Point, end: Point, boxes: Point[]): Point[] {
-  const gap = 6;
-  const hits = boxes.filter((box) => {
-    for (let i = 1; i < 30; i += 1) {
-      const t = i / 30;
-      const x = start.x + (end.x - start.x) * t;
-      const y = start.y + (end.y - start.y) * t;
-      if (x > box.x - gap && x < box.x + BOX_W + gap && y > box.y - gap && y < box.y + BOX_H + gap) return true;
-    }
-    return false;
-  });
-  if (hits.length === 0) return [start, end];
-  const left = Math.min(...hits.map((b) => b.x));
-  const right = Math.max(...hits.map((b) => b.x + BOX_W));
-  const top = Math.min(...hits.map((b) => b.y));
-  const bottom = Math.max(...hits.map((b) => b.y + BOX_H));
-  const x = Math.abs(start.x - left) <= Math.abs(right - start.x) ? left - 2 * gap : right + 2 * gap;
-  return [start, { x, y: top - gap }, { x, y: bottom + gap }, end];
-}
 
 // ---- The widget ---------------------------------------------------------------------------------
 
