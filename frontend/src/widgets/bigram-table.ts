@@ -4,7 +4,7 @@
 // comes from the lesson's own code (explore.compute); a toggle swaps in the same table made the
 // wrong way ("try the mistake").
 
-import { formatNumber, h, registerWidget, uniqueId, type Params } from "./kit";
+import { formatNumber, h, record, registerWidget, textList, textOr, uniqueId, type Params } from "./kit";
 import "./bigram-table.css";
 
 type Table = number[][];
@@ -15,11 +15,6 @@ interface Data {
   counts: Table;
   probs: Table | null;
   mistake: { counts: Table | null; probs: Table | null } | null;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>) : {};
 }
 
 function square(value: unknown, size: number): Table | null {
@@ -35,8 +30,7 @@ function square(value: unknown, size: number): Table | null {
 
 function parseData(raw: unknown): Data | null {
   const fields = record(raw);
-  const labels = Array.isArray(fields.labels) && fields.labels.every((x) => typeof x === "string")
-    ? (fields.labels as string[]) : null;
+  const labels = textList(fields.labels);
   if (!labels || labels.length < 2) return null;
   const counts = square(fields.counts, labels.length);
   if (!counts) return null;
@@ -103,15 +97,15 @@ function mountBigramTable(root: HTMLElement, params: Params): void {
   sort.addEventListener("change", () => { byCount = sort.checked; renderPanel(); });
 
   const controls = h("div", { class: "bt-controls" },
-    h("span", { class: "bt-control" }, h("label", { for: selectId }, "Open row"), select),
-    h("span", { class: "bt-control" }, sort, h("label", { for: sortId }, "Most frequent first")));
+    h("span", { class: "kit-inline-field" }, h("label", { for: selectId }, "Open row"), select),
+    h("span", { class: "kit-inline-field" }, sort, h("label", { for: sortId }, "Most frequent first")));
 
-  const mistakeLabel = typeof params.mistake === "string" ? params.mistake : "";
+  const mistakeLabel = textOr(params.mistake, "");
   if (mistakeLabel && data.mistake) {
     const mistakeId = uniqueId("bt-mistake");
     const toggle = h("input", { type: "checkbox", id: mistakeId, "data-control": "mistake" });
     toggle.addEventListener("change", () => { wrong = toggle.checked; renderAll(); });
-    controls.append(h("span", { class: "bt-control bt-mistake" }, toggle, h("label", { for: mistakeId }, mistakeLabel)));
+    controls.append(h("span", { class: "kit-inline-field bt-mistake" }, toggle, h("label", { for: mistakeId }, mistakeLabel)));
   }
 
   // ---- the map ----
@@ -166,7 +160,7 @@ function mountBigramTable(root: HTMLElement, params: Params): void {
   const mapTitle = h("p", { id: mapTitleId, class: "bt-map-title" });
   const cellOut = h("p", { class: "bt-cell", "data-readout": "cell", "aria-live": "polite" });
   const legend = h("p", { class: "bt-legend" });
-  const figure = h("figure", { class: "bt-figure" }, mapTitle, h("div", { class: "bt-map-wrap" }, grid), legend, cellOut);
+  const figure = h("figure", { class: "kit-figure" }, mapTitle, h("div", { class: "bt-map-wrap" }, grid), legend, cellOut);
 
   // ---- the opened row ----
   const panelTitle = h("h3", { class: "bt-panel-title", "data-readout": "row-title" });
@@ -176,8 +170,9 @@ function mountBigramTable(root: HTMLElement, params: Params): void {
   const note = h("p", { class: "bt-note", "data-readout": "note" });
   const panelBox = h("section", { class: "bt-panel", "aria-live": "polite" }, panelTitle, panelTotal, note, panelSum, rowTable);
 
-  const caption = typeof params.caption === "string" ? h("p", { class: "bt-caption" }, params.caption) : null;
-  root.append(h("div", { class: "bt" }, controls, h("div", { class: "bt-body" }, figure, panelBox), caption));
+  const captionText = textOr(params.caption, null);
+  const caption = captionText ? h("p", { class: "kit-caption" }, captionText) : null;
+  root.append(h("div", { class: "bt" }, controls, h("div", { class: "kit-columns bt-body" }, figure, panelBox), caption));
 
   function focusCell(r: number, c: number, moveFocus: boolean): void {
     cells[focusRow][focusCol].tabIndex = -1;

@@ -4,8 +4,9 @@
 // really builds (-, / and unary minus made of add, mul and pow; plain numbers wrapped), with
 // optional wrong versions of Value to switch to.
 
-import { formatNumber, h, registerWidget, svg, uniqueId, type Params } from "./kit";
-import { route } from "./shared/graph";
+import { formatNumber, h, record, registerWidget, svg, uniqueId, type Params } from "./kit";
+import { choiceGroup } from "./shared/controls";
+import { arrowMarker, layered, pathData, route, type Point } from "./shared/graph";
 import "./expression-graph.css";
 
 type BinOp = "+" | "-" | "*" | "/" | "**";
@@ -373,12 +374,8 @@ function constant(ast: Ast): number {
 
 const BOX_W = 92;
 const BOX_H = 50;
-const COL = 108;
-const ROW = 86;
-const MARGIN = 10;
+const GRID = { boxWidth: BOX_W, boxHeight: BOX_H, column: 108, row: 86, margin: 10 };
 const MAX_NODES = 16;
-
-interface Placed { node: GraphNode; x: number; y: number }
 
 /** Depth-first, children first: the order the graph is described and laid out in. */
 function ordered(output: GraphNode): GraphNode[] {
@@ -394,41 +391,7 @@ function ordered(output: GraphNode): GraphNode[] {
   return order;
 }
 
-/** Leaves on the top row, each node one row below its deepest child, near its children. */
-function layout(order: GraphNode[]): { at: Map<number, Placed>; width: number; height: number } {
-  const level = new Map<number, number>();
-  for (const node of order) {
-    level.set(node.id, node.children.length ? 1 + Math.max(...node.children.map((c) => level.get(c.id) ?? 0)) : 0);
-  }
-  const depth = Math.max(0, ...level.values());
-  const column = new Map<number, number>();
-  order.filter((node) => level.get(node.id) === 0).forEach((node, index) => column.set(node.id, index));
-  for (let row = 1; row <= depth; row += 1) {
-    const here = order.filter((node) => level.get(node.id) === row);
-    for (const node of here) {
-      column.set(node.id, node.children.reduce((sum, c) => sum + (column.get(c.id) ?? 0), 0) / node.children.length);
-    }
-    here.sort((p, q) => (column.get(p.id) ?? 0) - (column.get(q.id) ?? 0));
-    for (let i = 1; i < here.length; i += 1) {
-      const previous = column.get(here[i - 1].id) ?? 0;
-      if ((column.get(here[i].id) ?? 0) < previous + 1) column.set(here[i].id, previous + 1);
-    }
-  }
-  const columns = [...column.values()];
-  const low = Math.min(...columns);
-  const high = Math.max(...columns);
-  const at = new Map<number, Placed>();
-  for (const node of order) {
-    at.set(node.id, { node, x: MARGIN + ((column.get(node.id) ?? 0) - low) * COL, y: MARGIN + (level.get(node.id) ?? 0) * ROW });
-  }
-  return { at, width: 2 * MARGIN + (high - low) * COL + BOX_W, height: 2 * MARGIN + depth * ROW + BOX_H };
-}
-
 // ---- The widget ---------------------------------------------------------------------------------
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
 
 function mountExpressionGraph(root: HTMLElement, params: Params): void {
   const variables = new Map<string, number>();
@@ -470,23 +433,18 @@ function mountExpressionGraph(root: HTMLElement, params: Params): void {
   if (exampleButtons.length) controls.push(h("div", { class: "eg-examples", role: "group", "aria-label": "Examples" },
     h("span", { class: "eg-examples-title" }, "Try:"), ...exampleButtons));
   if (mode === "value" && mistakes.length) {
-    const group = uniqueId("eg-mistake");
-    const choice = (id: MistakeId | null, text: string): HTMLElement => {
-      const radioId = uniqueId("eg-radio");
-      const radio = h("input", { type: "radio", name: group, id: radioId, checked: id === null });
-      radio.addEventListener("change", () => {
-        if (radio.checked) {
-          mistake = id;
-          update();
-        }
-      });
-      return h("label", { class: `eg-choice${id ? " eg-choice-mistake" : ""}`, for: radioId }, radio, text);
-    };
-    controls.push(h("fieldset", { class: "eg-mistakes" }, h("legend", {}, "Which Value builds it"),
-      choice(null, "Value as in microgpt.py"), ...mistakes.map((id) => choice(id, MISTAKE_LABELS[id]))));
+    const versions: (MistakeId | null)[] = [null, ...mistakes];
+    controls.push(choiceGroup({
+      legend: "Which Value builds it", name: "eg-mistake", groupClass: "kit-picker eg-mistakes",
+      choices: versions.map((id) => ({ label: [id ? MISTAKE_LABELS[id] : "Value as in microgpt.py"], mistake: id !== null })),
+      onPick: (index) => {
+        mistake = versions[index];
+        update();
+      },
+    }));
   }
 
-  const status = h("p", { class: "eg-status", role: "status", "aria-live": "polite", "data-status": "" });
+  const status = h("p", { class: "kit-callout", role: "status", "aria-live": "polite", "data-status": "" });
   const figure = h("figure", { class: "eg-figure" });
   const listTitle = h("p", { class: "eg-list-title" }, "The graph in words, children first:");
   const list = h("ol", { class: "eg-list", "data-nodes": "" });
@@ -531,35 +489,32 @@ function mountExpressionGraph(root: HTMLElement, params: Params): void {
   }
 
   function draw(order: GraphNode[], output: GraphNode): SVGElement {
-    const { at, width, height } = layout(order);
+    const { at, width, height } = layered(order, (node) => node.children, GRID);
     const arrowId = uniqueId("eg-arrow");
     const graph = svg("svg", {
-      viewBox: `0 0 ${width} ${height}`, class: "eg-graph", role: "img",
+      viewBox: `0 0 ${width} ${height}`, class: "kit-graph", role: "img",
       "aria-label": `The graph: ${order.length} nodes; the list below describes each one.`,
-    }, svg("defs", {}, svg("marker", {
-      id: arrowId, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 9, markerHeight: 9,
-      markerUnits: "userSpaceOnUse", orient: "auto-start-reverse",
-    }, svg("path", { d: "M0 0 L10 5 L0 10 z", class: "eg-arrowhead" }))));
+    }, svg("defs", {}, arrowMarker(arrowId, 9)));
     graph.style.maxWidth = `${Math.round(width * 1.1)}px`;
-    const placed = [...at.values()];
+    const place = (node: GraphNode): Point => at.get(node) as Point;
+    const placed = order.map((node) => ({ node, ...place(node) }));
     const edges = svg("g", { class: "eg-edges" });
     for (const node of order) {
-      const to = at.get(node.id) as Placed;
+      const to = place(node);
       node.children.forEach((child, index) => {
-        const from = at.get(child.id) as Placed;
+        const from = place(child);
         const spread = node.children.length > 1 ? (index / (node.children.length - 1) - 0.5) * 0.5 : 0;
         const start = { x: from.x + BOX_W / 2, y: from.y + BOX_H };
         const end = { x: to.x + BOX_W / 2 + spread * BOX_W, y: to.y };
         const points = route(start, end, placed.filter((p) => p.node !== node && p.node !== child), BOX_W, BOX_H);
-        const d = points.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(" ");
-        edges.append(svg("path", { d, class: "eg-edge", "marker-end": `url(#${arrowId})` }));
+        edges.append(svg("path", { d: pathData(points), class: "kit-edge", "marker-end": `url(#${arrowId})` }));
       });
     }
     graph.append(edges);
     for (const node of order) {
-      const place = at.get(node.id) as Placed;
-      const cls = `eg-node eg-${node.kind}${node === output ? " eg-output" : ""}`;
-      graph.append(svg("g", { class: cls, "data-node": node.text, transform: `translate(${place.x} ${place.y})` },
+      const { x, y } = place(node);
+      const cls = `kit-node eg-node eg-${node.kind}${node === output ? " eg-output" : ""}`;
+      graph.append(svg("g", { class: cls, "data-node": node.text, transform: `translate(${x} ${y})` },
         svg("rect", { width: BOX_W, height: BOX_H, rx: 7 }),
         svg("text", { x: BOX_W / 2, y: 20, "text-anchor": "middle", class: "eg-label" }, node.label),
         svg("text", { x: BOX_W / 2, y: 40, "text-anchor": "middle", class: "eg-data" }, formatNumber(node.data))));
@@ -611,7 +566,7 @@ function mountExpressionGraph(root: HTMLElement, params: Params): void {
         status.textContent = `${order.length} nodes and ${arrows} arrows. The output's data is ${formatNumber(output.data)}.`
           + (wrapped ? ` ${wrapped === 1 ? "One plain number was wrapped into a new Value" : `${wrapped} plain numbers were wrapped into new Values`}.` : "")
           + correctNote(text, output.data);
-        status.classList.remove("eg-problem");
+        delete status.dataset.tone;
         input.removeAttribute("aria-invalid");
         figure.replaceChildren(draw(order, output));
         list.replaceChildren(...order.map((node) => describe(node, output as GraphNode)));
@@ -620,7 +575,7 @@ function mountExpressionGraph(root: HTMLElement, params: Params): void {
       }
     }
     status.textContent = message;
-    status.classList.add("eg-problem");
+    status.dataset.tone = "bad";
     input.setAttribute("aria-invalid", "true");
     figure.replaceChildren();
     list.replaceChildren();

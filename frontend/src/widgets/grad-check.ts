@@ -4,7 +4,8 @@
 // computes both columns (explore.compute); the differences, the worst and the verdict are
 // worked out here from those numbers.
 
-import { h, registerWidget, uniqueId, type Params } from "./kit";
+import { h, record, registerWidget, textOr, type Params } from "./kit";
+import { choiceGroup } from "./shared/controls";
 import "./grad-check.css";
 
 interface Row {
@@ -18,11 +19,6 @@ interface Variant {
   note: string;
   nudge: number;
   rows: Row[];
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>) : {};
 }
 
 function finite(value: unknown): value is number {
@@ -67,28 +63,21 @@ function mountGradCheck(root: HTMLElement, params: Params): void {
     return;
   }
   const tolerance = finite(params.tolerance) && params.tolerance > 0 ? params.tolerance : 1e-6;
-  const mistakeText = typeof params.mistake === "string" && params.mistake.trim() ? params.mistake : "Try a mistake";
+  const mistakeText = textOr(params.mistake, "Try a mistake");
   let selected = 0;
 
-  const group = uniqueId("gc-variant");
-  const choice = (variant: Variant, index: number): HTMLElement => {
-    const id = `${group}-${index}`;
-    const input = h("input", { type: "radio", name: group, id, value: String(index), checked: index === 0 });
-    input.addEventListener("change", () => {
-      if (input.checked) {
-        selected = index;
-        render();
-      }
-    });
-    return h("label", { class: "gc-choice", for: id }, input, " ", variant.label);
-  };
-  const picker = h("fieldset", { class: "gc-picker" },
-    h("legend", {}, "Backprop and the nudge"),
-    choice(variants[0], 0),
-    variants.length > 1 ? h("p", { class: "gc-try" }, `${mistakeText}:`) : null,
-    ...variants.slice(1).map((variant, i) => choice(variant, i + 1)));
+  // The right version first, then the mistakes under a line that says so.
+  const picker = choiceGroup({
+    legend: "Backprop and the nudge", name: "gc-variant", groupClass: "gc-picker", choiceClass: "gc-choice",
+    choices: variants.map((variant) => ({ label: [" ", variant.label] })),
+    onPick: (index) => {
+      selected = index;
+      render();
+    },
+  });
+  if (variants.length > 1) picker.children[1].after(h("p", { class: "gc-try" }, `${mistakeText}:`));
 
-  const verdict = h("p", { class: "gc-verdict", "aria-live": "polite", "data-verdict": "" });
+  const verdict = h("p", { class: "kit-callout", "aria-live": "polite", "data-verdict": "" });
   const note = h("p", { class: "gc-note", "data-note": "" });
   const body = h("tbody", {});
   const table = h("table", { class: "gc-table" },

@@ -1,18 +1,11 @@
 // Explore widget "graph-backward" (lesson 7.5): a small graph of Values, and backward() run on it
 // one node at a time in reverse topological order, with a toggle that swaps `+=` for `=`.
 
-import { formatNumber, h, registerWidget, svg, uniqueId, type Params } from "./kit";
+import { formatNumber, h, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
+import { mistakeToggle, stepControls } from "./shared/controls";
+import { arrowMarker, layered, pathData, type Point } from "./shared/graph";
+import { parseValueGraph, SYMBOL, topologicalOrder, type ValueNode as GraphNode } from "./shared/values";
 import "./graph-backward.css";
-
-type GraphOp = "add" | "mul";
-
-interface GraphNode {
-  name: string;
-  /** null for an input (a leaf). */
-  op: GraphOp | null;
-  args: string[];
-  data: number;
-}
 
 /** One `child.grad += local × node.grad` line of a step. */
 interface Pass {
@@ -29,47 +22,6 @@ interface StepResult {
   active: string | null;
   seeded: boolean;
   passes: Pass[];
-}
-
-const SYMBOL: Record<GraphOp, string> = { add: "+", mul: "×" };
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>) : {};
-}
-
-/** Read the parameters into nodes keyed by name (inputs first), dropping anything malformed. */
-function parseGraph(params: Params): Map<string, GraphNode> {
-  const nodes = new Map<string, GraphNode>();
-  for (const [name, data] of Object.entries(record(params.inputs))) {
-    if (typeof data === "number" && Number.isFinite(data)) nodes.set(name, { name, op: null, args: [], data });
-  }
-  const list = Array.isArray(params.nodes) ? params.nodes : [];
-  for (const item of list) {
-    const fields = record(item);
-    const { name, op, args } = fields;
-    if (typeof name !== "string" || nodes.has(name) || (op !== "add" && op !== "mul")) continue;
-    if (!Array.isArray(args) || args.length !== 2) continue;
-    const names = args.filter((arg): arg is string => typeof arg === "string" && nodes.has(arg));
-    if (names.length !== 2) continue;
-    const [left, right] = names.map((arg) => (nodes.get(arg) as GraphNode).data);
-    nodes.set(name, { name, op, args: names, data: op === "add" ? left + right : left * right });
-  }
-  return nodes;
-}
-
-/** Depth-first post-order from the output, children in argument order: each node after its children. */
-function topologicalOrder(nodes: Map<string, GraphNode>, output: string): string[] {
-  const order: string[] = [];
-  const seen = new Set<string>();
-  const visit = (name: string): void => {
-    if (seen.has(name)) return;
-    seen.add(name);
-    for (const child of nodes.get(name)?.args ?? []) visit(child);
-    order.push(name);
-  };
-  visit(output);
-  return order;
 }
 
 /** How fast `node` moves when its i-th argument moves: add 1, mul the other argument's data. */
@@ -108,56 +60,7 @@ function runSteps(nodes: Map<string, GraphNode>, reverse: string[], steps: numbe
 
 const BOX_W = 116;
 const BOX_H = 74;
-const COL = 132;
-const ROW = 118;
-const MARGIN = 14;
-
-interface Placed {
-  x: number;
-  y: number;
-}
-
-/** Inputs on the top row, each node one row below its deepest argument, near its arguments. */
-function layout(nodes: Map<string, GraphNode>, order: string[]): { at: Map<string, Placed>; width: number; height: number } {
-  const level = new Map<string, number>();
-  for (const name of order) {
-    const node = nodes.get(name) as GraphNode;
-    level.set(name, node.args.length ? 1 + Math.max(...node.args.map((arg) => level.get(arg) ?? 0)) : 0);
-  }
-  const column = new Map<string, number>();
-  const inputs = order.filter((name) => (level.get(name) ?? 0) === 0);
-  inputs.forEach((name, index) => column.set(name, index));
-  const depth = Math.max(0, ...level.values());
-  for (let row = 1; row <= depth; row += 1) {
-    const here = order.filter((name) => level.get(name) === row);
-    for (const name of here) {
-      const args = (nodes.get(name) as GraphNode).args;
-      column.set(name, args.reduce((sum, arg) => sum + (column.get(arg) ?? 0), 0) / args.length);
-    }
-    // Push apart nodes of one row that would overlap.
-    here.sort((p, q) => (column.get(p) ?? 0) - (column.get(q) ?? 0));
-    for (let i = 1; i < here.length; i += 1) {
-      const previous = column.get(here[i - 1]) ?? 0;
-      if ((column.get(here[i]) ?? 0) < previous + 1) column.set(here[i], previous + 1);
-    }
-  }
-  const columns = [...column.values()];
-  const low = Math.min(...columns);
-  const high = Math.max(...columns);
-  const at = new Map<string, Placed>();
-  for (const name of order) {
-    at.set(name, {
-      x: MARGIN + ((column.get(name) ?? 0) - low) * COL,
-      y: MARGIN + (level.get(name) ?? 0) * ROW,
-    });
-  }
-  return { at, width: 2 * MARGIN + (high - low) * COL + BOX_W, height: 2 * MARGIN + depth * ROW + BOX_H };
-}
-
-interface Point {
-  x: number;
-  y: number;
-}
+const GRID = { boxWidth: BOX_W, boxHeight: BOX_H, column: 132, row: 118, margin: 14 };
 
 interface Rect {
   left: number;
@@ -211,7 +114,7 @@ function routeEdge(start: Point, end: Point, obstacles: Rect[]): Route {
 // ---- The widget -----------------------------------------------------------------------------
 
 function mountGraphBackward(root: HTMLElement, params: Params): void {
-  const nodes = parseGraph(params);
+  const nodes = parseValueGraph(params);
   const opNodes = [...nodes.values()].filter((node) => node.op !== null);
   if (opNodes.length === 0) {
     root.append(h("p", {}, "This widget has no graph to show."));
@@ -221,40 +124,34 @@ function mountGraphBackward(root: HTMLElement, params: Params): void {
   const order = topologicalOrder(nodes, output);
   const reverse = [...order].reverse();
   const total = reverse.length;
-  const mistakeText = typeof params.mistake === "string" && params.mistake.trim()
-    ? params.mistake : "Try = instead of +=";
+  const mistakeText = textOr(params.mistake, "Try = instead of +=");
 
-  let step = 0;
   let assign = false;
 
   // The graph: edges first (under the boxes), then one box per node.
-  const { at, width, height } = layout(nodes, order);
+  const { at, width, height } = layered(order, (name) => (nodes.get(name) as GraphNode).args, GRID);
   const arrowId = uniqueId("gb-arrow");
   const arrowHotId = uniqueId("gb-arrow-hot");
-  const marker = (id: string, cls: string): SVGElement => svg("marker", {
-    id, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 10, markerHeight: 10, markerUnits: "userSpaceOnUse",
-    orient: "auto-start-reverse",
-  }, svg("path", { d: "M0 0 L10 5 L0 10 z", class: cls }));
   const graph = svg("svg", {
-    viewBox: `0 0 ${width} ${height}`, class: "gb-graph", role: "group",
+    viewBox: `0 0 ${width} ${height}`, class: "kit-graph gb-graph", role: "group",
     "aria-label": `The graph of ${output}: each box shows a Value's data and grad`,
-  }, svg("defs", {}, marker(arrowId, "gb-arrowhead"), marker(arrowHotId, "gb-arrowhead gb-hot")));
+  }, svg("defs", {}, arrowMarker(arrowId, 10), arrowMarker(arrowHotId, 10, "kit-arrowhead kit-hot")));
 
   interface EdgeView { parent: string; child: string; line: SVGElement; label: SVGElement }
   const edges: EdgeView[] = [];
   const edgeLayer = svg("g", { class: "gb-edges" });
   const labelLayer = svg("g", { class: "gb-edge-labels", "aria-hidden": "true" });
   const boxes = order.map((name) => {
-    const place = at.get(name) as Placed;
+    const place = at.get(name) as Point;
     return { name, left: place.x, top: place.y, right: place.x + BOX_W, bottom: place.y + BOX_H };
   });
   for (const name of order) {
     const node = nodes.get(name) as GraphNode;
-    const to = at.get(name) as Placed;
+    const to = at.get(name) as Point;
     // Route each incoming edge first, then give the arrow heads slots along the parent's top
     // edge from left to right in the order the edges arrive, so they neither cross nor overlap.
     const routes = node.args.map((child) => {
-      const from = at.get(child) as Placed;
+      const from = at.get(child) as Point;
       const start: Point = { x: from.x + BOX_W / 2, y: from.y + BOX_H };
       const centre: Point = { x: to.x + BOX_W / 2, y: to.y };
       const obstacles = boxes.filter((box) => box.name !== child && box.name !== name);
@@ -267,8 +164,7 @@ function mountGraphBackward(root: HTMLElement, params: Params): void {
       const spread = routes.length > 1 ? (slot / (routes.length - 1) - 0.5) * 0.44 : 0;
       const end: Point = { x: to.x + BOX_W / 2 + spread * BOX_W, y: to.y };
       const route = routeEdge(r.start, end, boxes.filter((box) => box.name !== r.child && box.name !== name));
-      const d = route.points.map((point, i) => `${i ? "L" : "M"}${point.x.toFixed(1)} ${point.y.toFixed(1)}`).join(" ");
-      const line = svg("path", { d, class: "gb-edge", "marker-end": `url(#${arrowId})` });
+      const line = svg("path", { d: pathData(route.points), class: "kit-edge", "marker-end": `url(#${arrowId})` });
       const text = `local ${formatNumber(localGradient(nodes, node, index))}`;
       const textWidth = text.length * 7.6;
       const { x: lx, y: ly } = route.label;
@@ -287,7 +183,7 @@ function mountGraphBackward(root: HTMLElement, params: Params): void {
   const views = new Map<string, NodeView>();
   for (const name of order) {
     const node = nodes.get(name) as GraphNode;
-    const place = at.get(name) as Placed;
+    const place = at.get(name) as Point;
     const heading = node.op
       ? h("span", { class: "gb-name" }, h("b", {}, name), ` = ${node.args[0]} ${SYMBOL[node.op]} ${node.args[1]}`)
       : h("span", { class: "gb-name" }, h("b", {}, name), h("span", { class: "gb-kind" }, " input"));
@@ -305,25 +201,20 @@ function mountGraphBackward(root: HTMLElement, params: Params): void {
   }
 
   // Controls.
-  const back = h("button", { type: "button", class: "gb-back secondary", "aria-keyshortcuts": "ArrowLeft" }, "◀ Back");
-  const forward = h("button", { type: "button", class: "gb-step", "aria-keyshortcuts": "ArrowRight" }, "Step ▶");
-  const reset = h("button", { type: "button", class: "gb-reset secondary" }, "Reset");
-  const counter = h("span", { class: "gb-counter", "data-step-counter": "" });
-  const toggleId = uniqueId("gb-mistake");
-  const toggle = h("input", { type: "checkbox", id: toggleId });
-  const toggleLabel = h("label", { class: "gb-toggle", for: toggleId }, toggle, " ", mistakeText);
-  const controls = h("div", { class: "gb-controls" }, back, forward, reset, counter, toggleLabel);
+  const steps = stepControls({ last: () => total, show: render, reset: true });
+  const toggle = mistakeToggle(mistakeText, { name: "gb-mistake", className: "kit-push gb-toggle" });
+  steps.row.append(toggle.label);
 
-  const orderList = h("ol", { class: "gb-order", "aria-label": "Reverse topological order" },
+  const orderList = h("ol", { class: "kit-chips gb-order", "aria-label": "Reverse topological order" },
     ...reverse.map((name) => h("li", { "data-order": name }, name)));
-  const caption = h("p", { class: "gb-caption", "aria-live": "polite", "data-caption": "" });
+  const caption = h("p", { class: "kit-callout gb-caption", "aria-live": "polite", "data-caption": "" });
   const rule = h("p", { class: "gb-rule" });
 
   const widget = h("div", {
     class: "gb", tabindex: 0, role: "group",
     "aria-label": "backward(), one node at a time. Left and Right arrow keys step back and forward.",
   },
-    controls,
+    steps.row,
     h("div", { class: "gb-order-row" }, h("span", { class: "gb-order-title" }, "Order (reversed):"), orderList),
     h("figure", { class: "gb-figure" }, graph),
     caption,
@@ -331,29 +222,13 @@ function mountGraphBackward(root: HTMLElement, params: Params): void {
   );
   root.append(widget);
 
-  function go(to: number): void {
-    step = Math.max(0, Math.min(total, to));
-    render();
-  }
-
-  back.addEventListener("click", () => { if (step > 0) go(step - 1); });
-  forward.addEventListener("click", () => { if (step < total) go(step + 1); });
-  reset.addEventListener("click", () => go(0));
-  toggle.addEventListener("change", () => {
-    assign = toggle.checked;
-    render();
+  toggle.input.addEventListener("change", () => {
+    assign = toggle.input.checked;
+    steps.go(steps.step());
   });
-  widget.addEventListener("keydown", (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const target = event.target;
-    if (target instanceof HTMLInputElement && target.type !== "checkbox") return;
-    if (event.key === "ArrowRight") go(step + 1);
-    else if (event.key === "ArrowLeft") go(step - 1);
-    else return;
-    event.preventDefault();
-  });
+  steps.arrowKeys(widget, true);
 
-  function describe(result: StepResult): string {
+  function describe(result: StepResult, step: number): string {
     if (result.active === null) {
       return `Press Step (or →) to start backward() at ${output}. Every grad starts at 0.`;
     }
@@ -379,7 +254,7 @@ function mountGraphBackward(root: HTMLElement, params: Params): void {
     return parts.join(" ");
   }
 
-  function render(): void {
+  function render(step: number): void {
     const result = runSteps(nodes, reverse, step, assign);
     const changed = new Set(result.passes.map((pass) => pass.child));
     if (result.seeded && result.active) changed.add(result.active);
@@ -408,7 +283,7 @@ function mountGraphBackward(root: HTMLElement, params: Params): void {
     }
     for (const edge of edges) {
       const hot = edge.parent === result.active;
-      edge.line.classList.toggle("gb-hot", hot);
+      edge.line.classList.toggle("kit-hot", hot);
       edge.line.setAttribute("marker-end", `url(#${hot ? arrowHotId : arrowId})`);
       edge.label.classList.toggle("gb-hot", hot);
     }
@@ -422,17 +297,14 @@ function mountGraphBackward(root: HTMLElement, params: Params): void {
       else li.removeAttribute("aria-current");
     }
 
-    counter.textContent = `step ${step} / ${total}`;
-    back.setAttribute("aria-disabled", String(step === 0));
-    forward.setAttribute("aria-disabled", String(step === total));
-    caption.textContent = describe(result);
+    caption.textContent = describe(result, step);
     rule.textContent = assign
       ? "Mistake on: child.grad = local_grad * node.grad — each child keeps only the last share it hears."
       : "backward(): child.grad += local_grad * node.grad — shares from every user add up.";
     rule.classList.toggle("gb-rule-mistake", assign);
   }
 
-  render();
+  steps.go(0);
 }
 
 registerWidget("graph-backward", mountGraphBackward);

@@ -6,16 +6,11 @@
 // mode "paths" (3.5): backward()'s walk over the sorted list in reverse, each node handing its
 // count of paths to the output on to each child; the mistake walks the list forwards.
 
-import { formatNumber, h, registerWidget, svg, uniqueId, type Params } from "./kit";
-import { route, type Point } from "./shared/graph";
+import { formatNumber, h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
+import { mistakeToggle, stepControls } from "./shared/controls";
+import { arrowMarker, layered, pathData, route, type Point } from "./shared/graph";
+import { parseValueGraph, SYMBOL, topologicalOrder as sorted, type ValueNode as GraphNode } from "./shared/values";
 import "./graph-walk.css";
-
-interface GraphNode {
-  name: string;
-  op: "add" | "mul" | null;
-  args: string[];
-  data: number;
-}
 
 interface Step {
   node: string | null;
@@ -28,42 +23,6 @@ interface Step {
   handed: string[];
   caption: string;
   bad: boolean;
-}
-
-const SYMBOL = { add: "+", mul: "×" };
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-function parseGraph(params: Params): Map<string, GraphNode> {
-  const nodes = new Map<string, GraphNode>();
-  for (const [name, data] of Object.entries(record(params.inputs))) {
-    if (typeof data === "number" && Number.isFinite(data)) nodes.set(name, { name, op: null, args: [], data });
-  }
-  for (const item of Array.isArray(params.nodes) ? params.nodes : []) {
-    const { name, op, args } = record(item);
-    if (typeof name !== "string" || nodes.has(name) || (op !== "add" && op !== "mul") || !Array.isArray(args)) continue;
-    const names = args.filter((arg): arg is string => typeof arg === "string" && nodes.has(arg));
-    if (names.length !== 2) continue;
-    const [x, y] = names.map((arg) => (nodes.get(arg) as GraphNode).data);
-    nodes.set(name, { name, op, args: names, data: op === "add" ? x + y : x * y });
-  }
-  return nodes;
-}
-
-/** The sort of 3.3 and 3.4: depth-first, each node after its children, each once. */
-function sorted(nodes: Map<string, GraphNode>, output: string): string[] {
-  const order: string[] = [];
-  const seen = new Set<string>();
-  const visit = (name: string): void => {
-    if (seen.has(name)) return;
-    seen.add(name);
-    for (const child of (nodes.get(name) as GraphNode).args) visit(child);
-    order.push(name);
-  };
-  visit(output);
-  return order;
 }
 
 /** Every path from `name` up to the output, found by following each node's users (its parents). */
@@ -181,38 +140,7 @@ function pathsTrace(nodes: Map<string, GraphNode>, output: string, forwards: boo
 
 const BOX_W = 112;
 const BOX_H = 66;
-const COL = 128;
-const ROW = 104;
-const MARGIN = 10;
-
-
-function layout(nodes: Map<string, GraphNode>, order: string[]): { at: Map<string, Point>; width: number; height: number } {
-  const level = new Map<string, number>();
-  for (const name of order) {
-    const node = nodes.get(name) as GraphNode;
-    level.set(name, node.args.length ? 1 + Math.max(...node.args.map((a) => level.get(a) ?? 0)) : 0);
-  }
-  const depth = Math.max(0, ...level.values());
-  const column = new Map<string, number>();
-  order.filter((n) => level.get(n) === 0).forEach((n, i) => column.set(n, i));
-  for (let row = 1; row <= depth; row += 1) {
-    const here = order.filter((n) => level.get(n) === row);
-    for (const name of here) {
-      const args = (nodes.get(name) as GraphNode).args;
-      column.set(name, args.reduce((sum, a) => sum + (column.get(a) ?? 0), 0) / args.length);
-    }
-    here.sort((p, q) => (column.get(p) ?? 0) - (column.get(q) ?? 0));
-    for (let i = 1; i < here.length; i += 1) {
-      const previous = column.get(here[i - 1]) ?? 0;
-      if ((column.get(here[i]) ?? 0) < previous + 1) column.set(here[i], previous + 1);
-    }
-  }
-  const low = Math.min(...column.values());
-  const high = Math.max(...column.values());
-  const at = new Map<string, Point>();
-  for (const name of order) at.set(name, { x: MARGIN + ((column.get(name) ?? 0) - low) * COL, y: MARGIN + (level.get(name) ?? 0) * ROW });
-  return { at, width: 2 * MARGIN + (high - low) * COL + BOX_W, height: 2 * MARGIN + depth * ROW + BOX_H };
-}
+const GRID = { boxWidth: BOX_W, boxHeight: BOX_H, column: 128, row: 104, margin: 10 };
 
 // ---- The ladder: how many calls visit makes on a deep graph --------------------------------------
 
@@ -250,7 +178,7 @@ function mountLadder(params: Params): HTMLElement | null {
   slider.addEventListener("input", update);
   update();
   return h("div", { class: "gw-ladder" },
-    h("h3", { class: "gw-title" }, "A deep graph: the ladder"),
+    h("h3", { class: "kit-title" }, "A deep graph: the ladder"),
     h("p", {}, "x1 = x0 + x0, x2 = x1 + x1, and so on: each Value uses the one below it twice. "
       + "How many times is visit() called when the sort starts at the top?"),
     h("label", { for: sliderId, class: "gw-slider-label" }, "Steps of the ladder: ", depthOut),
@@ -265,7 +193,7 @@ function mountLadder(params: Params): HTMLElement | null {
 // ---- The widget ---------------------------------------------------------------------------------
 
 function mountGraphWalk(root: HTMLElement, params: Params): void {
-  const nodes = parseGraph(params);
+  const nodes = parseValueGraph(params);
   const inner = [...nodes.values()].filter((node) => node.op !== null);
   if (inner.length === 0) {
     root.append(h("p", {}, "This widget has no graph to show."));
@@ -274,22 +202,17 @@ function mountGraphWalk(root: HTMLElement, params: Params): void {
   const mode = params.mode === "paths" ? "paths" : "visit";
   const output = inner[inner.length - 1].name;
   const order = sorted(nodes, output);
-  const mistakeText = typeof params.mistake === "string" && params.mistake.trim() ? params.mistake
-    : mode === "visit" ? "Try without seen" : "Try walking forwards";
+  const mistakeText = textOr(params.mistake, mode === "visit" ? "Try without seen" : "Try walking forwards");
   let mistake = false;
   let steps: Step[] = [];
-  let step = 0;
 
   // The graph.
-  const { at, width, height } = layout(nodes, order);
+  const { at, width, height } = layered(order, (name) => (nodes.get(name) as GraphNode).args, GRID);
   const arrowId = uniqueId("gw-arrow");
   const graph = svg("svg", {
-    viewBox: `0 0 ${width} ${height}`, class: "gw-graph", role: "img",
+    viewBox: `0 0 ${width} ${height}`, class: "kit-graph", role: "img",
     "aria-label": `The graph of ${output}: an arrow runs from each child to the Value made from it. The text below the controls tells what each step does.`,
-  }, svg("defs", {}, svg("marker", {
-    id: arrowId, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 9, markerHeight: 9,
-    markerUnits: "userSpaceOnUse", orient: "auto-start-reverse",
-  }, svg("path", { d: "M0 0 L10 5 L0 10 z", class: "gw-arrowhead" }))));
+  }, svg("defs", {}, arrowMarker(arrowId, 9)));
   graph.style.maxWidth = `${Math.round(width * 1.15)}px`;
   const boxes = order.map((name) => ({ name, ...(at.get(name) as Point) }));
   const edges = new Map<string, SVGElement[]>();
@@ -304,10 +227,7 @@ function mountGraphWalk(root: HTMLElement, params: Params): void {
       const spread = node.args.length > 1 ? (slot / (node.args.length - 1) - 0.5) * 0.5 : 0;
       const points = route({ x: from.x + BOX_W / 2, y: from.y + BOX_H }, { x: to.x + BOX_W / 2 + spread * BOX_W, y: to.y },
         boxes.filter((box) => box.name !== name && box.name !== child), BOX_W, BOX_H);
-      const line = svg("path", {
-        d: points.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(" "),
-        class: "gw-edge", "marker-end": `url(#${arrowId})`,
-      });
+      const line = svg("path", { d: pathData(points), class: "kit-edge", "marker-end": `url(#${arrowId})` });
       edgeLayer.append(line);
       edges.set(name, [...(edges.get(name) ?? []), line]);
     });
@@ -319,7 +239,7 @@ function mountGraphWalk(root: HTMLElement, params: Params): void {
     const place = at.get(name) as Point;
     const title = node.op ? `${name} = ${node.args[0]} ${SYMBOL[node.op]} ${node.args[1]}` : name;
     const status = svg("text", { x: BOX_W / 2, y: 57, "text-anchor": "middle", class: "gw-status", "data-status": name });
-    const box = svg("g", { class: `gw-node${name === output ? " gw-output" : ""}`, transform: `translate(${place.x} ${place.y})`, "data-node": name },
+    const box = svg("g", { class: `kit-node gw-node${name === output ? " gw-output" : ""}`, transform: `translate(${place.x} ${place.y})`, "data-node": name },
       svg("rect", { width: BOX_W, height: BOX_H, rx: 8 }),
       svg("text", { x: BOX_W / 2, y: 19, "text-anchor": "middle", class: "gw-name" }, title),
       svg("text", { x: BOX_W / 2, y: 38, "text-anchor": "middle", class: "gw-data" }, `data ${formatNumber(node.data)}`),
@@ -329,23 +249,18 @@ function mountGraphWalk(root: HTMLElement, params: Params): void {
   }
 
   // Controls.
-  const back = h("button", { type: "button", class: "secondary", "aria-keyshortcuts": "ArrowLeft" }, "◀ Back");
-  const forward = h("button", { type: "button", "aria-keyshortcuts": "ArrowRight" }, "Step ▶");
-  const toEnd = h("button", { type: "button", class: "secondary" }, "To the end");
-  const reset = h("button", { type: "button", class: "secondary" }, "Reset");
-  const counter = h("span", { class: "gw-counter", "data-step-counter": "" });
-  const toggleId = uniqueId("gw-mistake");
-  const toggle = h("input", { type: "checkbox", id: toggleId });
-  const toggleLabel = h("label", { class: "gw-toggle", for: toggleId }, toggle, " ", mistakeText);
-  const caption = h("p", { class: "gw-caption", "aria-live": "polite", "data-caption": "" });
+  const stepper = stepControls({ last: () => steps.length - 1, show, toEnd: true, reset: true });
+  const toggle = mistakeToggle(mistakeText, { name: "gw-mistake" });
+  stepper.row.append(toggle.label);
+  const caption = h("p", { class: "kit-callout gw-caption", "aria-live": "polite", "data-caption": "" });
   const facts = h("dl", { class: "gw-facts" });
-  const code = h("pre", { class: "gw-code" });
+  const code = h("pre", { class: "kit-code" });
 
   const walker = h("div", {
     class: "gw-walker", tabindex: 0, role: "group",
     "aria-label": `${mode === "visit" ? "The sort" : "The walk"}, one move at a time. Left and Right arrow keys step back and forward.`,
   },
-  h("div", { class: "gw-controls" }, back, forward, toEnd, reset, counter, toggleLabel),
+  stepper.row,
   h("div", { class: "gw-body" }, h("figure", { class: "gw-figure" }, graph), h("div", { class: "gw-side" }, facts, code)),
   caption);
   const parts: HTMLElement[] = [walker];
@@ -367,7 +282,7 @@ function mountGraphWalk(root: HTMLElement, params: Params): void {
       return button;
     });
     parts.push(h("div", { class: "gw-path-box" },
-      h("h3", { class: "gw-title" }, "Check a count by listing the paths"),
+      h("h3", { class: "kit-title" }, "Check a count by listing the paths"),
       h("div", { class: "gw-path-buttons", role: "group", "aria-label": "List the paths of a node" }, ...buttons),
       listing));
   }
@@ -375,24 +290,14 @@ function mountGraphWalk(root: HTMLElement, params: Params): void {
   if (ladder) parts.push(ladder);
   root.append(h("div", { class: "gw" }, ...parts));
 
-  back.addEventListener("click", () => go(step - 1));
-  forward.addEventListener("click", () => go(step + 1));
-  toEnd.addEventListener("click", () => go(steps.length - 1));
-  reset.addEventListener("click", () => go(0));
-  toggle.addEventListener("change", () => {
+  toggle.input.addEventListener("change", () => {
+    const step = stepper.step();
     const atEnd = step > 0 && step === steps.length - 1;
-    mistake = toggle.checked;
+    mistake = toggle.input.checked;
     rebuild();
-    go(atEnd ? steps.length - 1 : Math.min(step, steps.length - 1));
+    stepper.go(atEnd ? steps.length - 1 : Math.min(step, steps.length - 1));
   });
-  walker.addEventListener("keydown", (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    if (event.target instanceof HTMLInputElement) return;
-    if (event.key === "ArrowRight") go(step + 1);
-    else if (event.key === "ArrowLeft") go(step - 1);
-    else return;
-    event.preventDefault();
-  });
+  stepper.arrowKeys(walker);
 
   function rebuild(): void {
     steps = mode === "visit" ? visitTrace(nodes, output, !mistake) : pathsTrace(nodes, output, mistake);
@@ -408,14 +313,13 @@ function mountGraphWalk(root: HTMLElement, params: Params): void {
   }
 
   function chips(names: string[], highlight: (name: string, index: number) => boolean, attr: string): HTMLElement {
-    const list = h("ol", { class: "gw-chips", [attr]: "" });
+    const list = h("ol", { class: "kit-chips gw-chips", [attr]: "" });
     names.forEach((name, index) => list.append(h("li", { class: highlight(name, index) ? "gw-hot" : "" }, name)));
     if (names.length === 0) list.append(h("li", { class: "gw-empty" }, "empty"));
     return list;
   }
 
-  function go(to: number): void {
-    step = Math.max(0, Math.min(steps.length - 1, to));
+  function show(step: number): void {
     const now = steps[step];
     for (const [name, view] of views) {
       view.box.classList.toggle("gw-active", now.node === name && step > 0);
@@ -432,7 +336,7 @@ function mountGraphWalk(root: HTMLElement, params: Params): void {
         view.box.classList.toggle("gw-open", now.handed.includes(name));
       }
     }
-    for (const [name, lines] of edges) for (const line of lines) line.classList.toggle("gw-hot", step > 0 && now.node === name);
+    for (const [name, lines] of edges) for (const line of lines) line.classList.toggle("kit-hot", step > 0 && now.node === name);
     const rows: HTMLElement[] = [];
     if (mode === "visit") {
       const repeated = (name: string, index: number): boolean => now.order.indexOf(name) !== index;
@@ -447,14 +351,12 @@ function mountGraphWalk(root: HTMLElement, params: Params): void {
     }
     facts.replaceChildren(...rows);
     caption.textContent = now.caption;
-    caption.classList.toggle("gw-bad", now.bad);
-    counter.textContent = `step ${step} / ${steps.length - 1}`;
-    back.setAttribute("aria-disabled", String(step === 0));
-    forward.setAttribute("aria-disabled", String(step === steps.length - 1));
+    if (now.bad) caption.dataset.tone = "bad";
+    else delete caption.dataset.tone;
   }
 
   rebuild();
-  go(0);
+  stepper.go(0);
 }
 
 registerWidget("graph-walk", mountGraphWalk);

@@ -78,3 +78,24 @@ export function uniqueId(prefix: string): string {
   uniqueCounter += 1;
   return `${prefix}-${uniqueCounter}`;
 }
+
+/** The fields of a JSON object (anything else has none): parameters come from a lesson's JSON. */
+export function record(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>) : {};
+}
+
+/** A finite number, or the fallback. */
+export function finiteOr(value: unknown, fallback: number): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : fallback;
+}
+
+/** A text that says something (not blank), or the fallback. */
+export function textOr<T extends string | null>(value: unknown, fallback: T): string | T {
+  return typeof value === "string" && value.trim() ? value : fallback;
+}
+
+/** A list of texts, or null when the value is anything else. */
+export function textList(value: unknown): string[] | null {
+  return Array.isArray(value) && value.every((item) => typeof item === "string") ? (value as string[]) : null;
+}

@@ -3,7 +3,8 @@
 // charts with the mistake's line added. Every point comes from the lesson's own code
 // (explore.compute); this file only draws them.
 
-import { formatNumber, h, registerWidget, svg, uniqueId, type Params } from "./kit";
+import { formatNumber, h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
+import { choiceGroup, mistakeToggle } from "./shared/controls";
 import "./line-chart.css";
 
 type Style = "main" | "other" | "bad";
@@ -20,11 +21,6 @@ interface View {
   xLabel: string;
   yLabel: string;
   series: Series[];
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>) : {};
 }
 
 function text(value: unknown): string {
@@ -109,35 +105,27 @@ function mountLineChart(root: HTMLElement, params: Params): void {
     root.append(h("p", {}, "This widget has nothing to draw."));
     return;
   }
-  const viewLabel = typeof params.view_label === "string" && params.view_label.trim() ? params.view_label : "Chart";
-  const mistakeText = typeof params.mistake === "string" && params.mistake.trim() && mistakeViews.length === views.length
-    ? params.mistake : null;
+  const viewLabel = textOr(params.view_label, "Chart");
+  const mistakeText = mistakeViews.length === views.length ? textOr(params.mistake, null) : null;
   let index = 0;
   let mistaken = false;
 
-  const group = uniqueId("lc-view");
-  const tabs = h("fieldset", { class: "lc-tabs" }, h("legend", { class: "visually-hidden" }, viewLabel),
-    ...views.map((view, i) => {
-      const id = `${group}-${i}`;
-      const input = h("input", { type: "radio", name: group, id, checked: i === 0 });
-      input.addEventListener("change", () => {
-        if (input.checked) {
-          index = i;
-          render();
-        }
-      });
-      return h("label", { class: "lc-tab", for: id }, input, " ", view.label);
-    }));
-  const controls = h("div", { class: "lc-controls" }, tabs);
-  let toggle: HTMLInputElement | null = null;
+  const tabs = choiceGroup({
+    legend: viewLabel, hiddenLegend: true, name: "lc-view", groupClass: "lc-tabs", choiceClass: "lc-tab",
+    choices: views.map((view) => ({ label: [" ", view.label] })),
+    onPick: (i) => {
+      index = i;
+      render();
+    },
+  });
+  const controls = h("div", { class: "kit-controls" }, tabs);
   if (mistakeText) {
-    const id = uniqueId("lc-mistake");
-    toggle = h("input", { type: "checkbox", id });
-    toggle.addEventListener("change", () => {
-      mistaken = toggle?.checked ?? false;
+    const toggle = mistakeToggle(mistakeText, { name: "lc-mistake", className: "kit-push" });
+    toggle.input.addEventListener("change", () => {
+      mistaken = toggle.input.checked;
       render();
     });
-    controls.append(h("label", { class: "lc-toggle", for: id }, toggle, " ", mistakeText));
+    controls.append(toggle.label);
   }
   const title = h("p", { class: "lc-title", id: uniqueId("lc-title") });
   const figure = h("figure", { class: "lc-figure" });

@@ -7,15 +7,11 @@
 // Part 2, the real sizes: pick a token; x is its row of the computed wte, and the widget works out
 // linear(x, mlp_fc1) (and ReLU) here, with the same additions in the same order as Python's sum.
 
-import { formatNumber, h, registerWidget, svg, uniqueId, type Params } from "./kit";
+import { formatNumber, h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
+import { mistakeToggle } from "./shared/controls";
 import "./linear-steps.css";
 
 type Matrix = number[][];
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>) : {};
-}
 
 function isVector(value: unknown): value is number[] {
   return Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === "number" && Number.isFinite(x));
@@ -52,7 +48,7 @@ function vectorText(values: number[]): string {
 // ---- Part 1: the small example -----------------------------------------------------------------
 
 function numberInput(value: number, label: string, onChange: (x: number) => void): HTMLInputElement {
-  const input = h("input", { type: "number", step: "any", value: String(value), "aria-label": label, class: "ls-input" });
+  const input = h("input", { type: "number", step: "any", value: String(value), "aria-label": label, class: "kit-input ls-input" });
   input.addEventListener("input", () => {
     const x = Number(input.value);
     if (input.value.trim() !== "" && Number.isFinite(x)) onChange(x);
@@ -67,9 +63,9 @@ function mountExample(root: HTMLElement, params: Params, withRelu: boolean): voi
   const w = w0.map((row) => [...row]);
   let steps = 0;
 
-  const mistakeLabel = typeof params.mistake === "string" ? params.mistake : "";
-  const mistakeId = uniqueId("ls-mistake");
-  const mistake = h("input", { type: "checkbox", id: mistakeId });
+  const mistakeLabel = textOr(params.mistake, "");
+  const toggle = mistakeToggle(mistakeLabel, { name: "ls-mistake", dashed: true, className: "ls-mistake" });
+  const mistake = toggle.input;
 
   const xInputs = x.map((value, i) => numberInput(value, `x[${i}]`, (v) => { x[i] = v; update(); }));
   const wRows = w.map((row, r) => h("div", { class: "ls-row", "data-row": r },
@@ -79,7 +75,7 @@ function mountExample(root: HTMLElement, params: Params, withRelu: boolean): voi
     h("div", { class: "ls-block" }, h("p", { class: "ls-caption" }, "x"), h("div", { class: "ls-row ls-x" }, ...xInputs)),
     h("div", { class: "ls-block" }, h("p", { class: "ls-caption" }, `w (${w.length} × ${x.length})`), ...wRows));
 
-  const counter = h("span", { class: "ls-counter", "data-step-counter": "", "aria-live": "polite" });
+  const counter = h("span", { class: "kit-counter", "data-step-counter": "", "aria-live": "polite" });
   const stepButton = h("button", { type: "button" }, "Step");
   const allButton = h("button", { type: "button", class: "secondary" }, "Show all");
   const resetButton = h("button", { type: "button", class: "secondary" }, "Reset");
@@ -96,8 +92,8 @@ function mountExample(root: HTMLElement, params: Params, withRelu: boolean): voi
   root.append(h("section", { class: "ls-part", "aria-label": "A small example" },
     h("h3", { class: "ls-title" }, "A small example: edit any number"),
     inputs,
-    h("div", { class: "ls-toolbar" }, stepButton, allButton, resetButton, counter),
-    mistakeLabel ? h("label", { class: "ls-mistake", for: mistakeId }, mistake, mistakeLabel) : null,
+    h("div", { class: "kit-controls ls-toolbar" }, stepButton, allButton, resetButton, counter),
+    mistakeLabel ? toggle.label : null,
     work, outLine, withRelu ? reluLine : null, note));
 
   function update(): void {
@@ -184,7 +180,7 @@ function barChart(values: number[], marked: number, title: string, muted: (i: nu
       y: (v >= 0 ? mid - height : mid).toFixed(1), height: Math.max(height, 1).toFixed(1),
     });
   });
-  return svg("svg", { viewBox: `0 0 ${CHART_W} ${CHART_H}`, class: "ls-chart", role: "img", "aria-labelledby": id },
+  return svg("svg", { viewBox: `0 0 ${CHART_W} ${CHART_H}`, class: "kit-plot", role: "img", "aria-labelledby": id },
     svg("title", { id }, title),
     svg("line", { class: "ls-axis", x1: 0, x2: CHART_W, y1: mid, y2: mid }),
     ...bars);
@@ -196,7 +192,7 @@ function mountReal(root: HTMLElement, params: Params, withRelu: boolean, mistake
   if (!isMatrix(data.x) || !isMatrix(data.w) || data.x.length !== labels.length || data.x[0].length !== data.w[0].length) return null;
   const table = data.x;
   const w = data.w;
-  const name = typeof data.name === "string" ? data.name : "w";
+  const name = textOr(data.name, "w");
   let token = Math.min(4, labels.length - 1);
   let pick = 0;
 
@@ -217,8 +213,8 @@ function mountReal(root: HTMLElement, params: Params, withRelu: boolean, mistake
   root.append(h("section", { class: "ls-part", "aria-label": "The real sizes" },
     h("h3", { class: "ls-title" }, `The real sizes: ${name}, ${w.length} × ${w[0].length}`),
     h("div", { class: "ls-pickers" },
-      h("div", { class: "ls-field" }, h("label", { for: tokenId }, "token (x is its row of wte)"), tokenPick),
-      h("div", { class: "ls-field" }, h("label", { for: outId }, "output number"), outPick)),
+      h("div", { class: "kit-field" }, h("label", { for: tokenId }, "token (x is its row of wte)"), tokenPick),
+      h("div", { class: "kit-field" }, h("label", { for: outId }, "output number"), outPick)),
     summary, charts, detail));
 
   function update(): void {

@@ -1,13 +1,14 @@
 // Explore widget "local-gradient" (lesson 7.4): pick one operation of Value, drag x, and compare
 // the local gradient its rule gives with the slope measured by nudging x a little either way.
 
-import { formatNumber, h, registerWidget, svg, uniqueId, type Params } from "./kit";
+import { finiteOr, formatNumber, h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
+import { choiceGroup } from "./shared/controls";
+import { isOp, opRate, opValue, type Op } from "./shared/ops";
+import "./shared/plot.css";
 import "./local-gradient.css";
 
-type OpName = "add" | "mul" | "pow" | "log" | "exp" | "relu";
-
 interface Operation {
-  op: OpName;
+  op: Op;
   /** The constant of add and mul, or the exponent of pow. */
   k: number;
   label: string;
@@ -19,27 +20,12 @@ interface Worked {
   filled: (Node | string)[];
 }
 
-const OP_NAMES: readonly OpName[] = ["add", "mul", "pow", "log", "exp", "relu"];
-
-function isOpName(value: unknown): value is OpName {
-  return typeof value === "string" && (OP_NAMES as readonly string[]).includes(value);
-}
-
-function numberOr(value: unknown, fallback: number): number {
-  return typeof value === "number" && Number.isFinite(value) ? value : fallback;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>) : {};
-}
-
 /** A number as Python code would spell it (plain ASCII minus), for generated labels. */
 function codeNumber(x: number): string {
   return Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(12)));
 }
 
-function defaultLabel(op: OpName, k: number): string {
+function defaultLabel(op: Op, k: number): string {
   switch (op) {
     case "add": return `x + ${codeNumber(k)}`;
     case "mul": return `x * ${codeNumber(k)}`;
@@ -55,10 +41,10 @@ function parseOperations(raw: unknown): Operation[] {
   const operations: Operation[] = [];
   for (const item of list) {
     const fields = record(item);
-    if (!isOpName(fields.op)) continue;
+    if (!isOp(fields.op)) continue;
     const op = fields.op;
-    const k = op === "pow" ? numberOr(fields.n, 2) : numberOr(fields.c, op === "mul" ? 2 : 1);
-    const label = typeof fields.label === "string" && fields.label.trim() ? fields.label : defaultLabel(op, k);
+    const k = op === "pow" ? finiteOr(fields.n, 2) : finiteOr(fields.c, op === "mul" ? 2 : 1);
+    const label = textOr(fields.label, defaultLabel(op, k));
     operations.push({ op, k, label });
   }
   return operations;
@@ -66,28 +52,12 @@ function parseOperations(raw: unknown): Operation[] {
 
 /** f(x) for an operation; NaN or ±∞ where it is not defined. */
 function value(operation: Operation, x: number): number {
-  const { op, k } = operation;
-  switch (op) {
-    case "add": return x + k;
-    case "mul": return x * k;
-    case "pow": return Math.pow(x, k);
-    case "log": return x > 0 ? Math.log(x) : Number.NaN;
-    case "exp": return Math.exp(x);
-    case "relu": return x > 0 ? x : 0;
-  }
+  return opValue(operation.op, x, operation.k);
 }
 
 /** The local gradient as the operation's rule states it. */
 function ruleGradient(operation: Operation, x: number): number {
-  const { op, k } = operation;
-  switch (op) {
-    case "add": return 1;
-    case "mul": return k;
-    case "pow": return k * Math.pow(x, k - 1);
-    case "log": return x > 0 ? 1 / x : Number.NaN;
-    case "exp": return Math.exp(x);
-    case "relu": return x > 0 ? 1 : 0;
-  }
+  return opRate(operation.op, x, operation.k);
 }
 
 /** The slope measured by nudging: (f(x + h) − f(x − h)) / 2h. */
@@ -168,12 +138,12 @@ interface Range {
 
 function parseRange(raw: unknown): Range {
   const fields = record(raw);
-  let min = numberOr(fields.min, -2);
-  let max = numberOr(fields.max, 3);
+  let min = finiteOr(fields.min, -2);
+  let max = finiteOr(fields.max, 3);
   if (!(min < max)) [min, max] = [-2, 3];
-  let step = numberOr(fields.step, 0.05);
+  let step = finiteOr(fields.step, 0.05);
   if (!(step > 0)) step = (max - min) / 100;
-  const start = Math.min(max, Math.max(min, numberOr(fields.start, (min + max) / 2)));
+  const start = Math.min(max, Math.max(min, finiteOr(fields.start, (min + max) / 2)));
   return { min, max, step, start };
 }
 
@@ -209,14 +179,14 @@ function yRange(values: number[]): [number, number] {
 function makePlot(range: Range, titleId: string): Plot {
   const clipId = uniqueId("lg-clip");
   const root = svg("svg", {
-    viewBox: `0 0 ${W} ${H}`, class: "lg-plot", role: "img", "aria-labelledby": titleId,
+    viewBox: `0 0 ${W} ${H}`, class: "kit-plot kit-curve-plot", role: "img", "aria-labelledby": titleId,
   });
   const defs = svg("defs", {}, svg("clipPath", { id: clipId },
     svg("rect", { x: PAD.left, y: PAD.top, width: W - PAD.left - PAD.right, height: H - PAD.top - PAD.bottom })));
   const axes = svg("g", { class: "lg-axes" });
-  const curve = svg("path", { class: "lg-curve", "clip-path": `url(#${clipId})` });
+  const curve = svg("path", { class: "kit-curve", "clip-path": `url(#${clipId})` });
   const tangent = svg("line", { class: "lg-tangent", "clip-path": `url(#${clipId})` });
-  const dot = svg("circle", { class: "lg-dot", r: 4.5 });
+  const dot = svg("circle", { class: "kit-curve-dot", r: 4.5 });
   const note = svg("text", { class: "lg-plot-note", x: (PAD.left + W - PAD.right) / 2, y: PAD.top + 16, "text-anchor": "middle" });
   root.append(defs, axes, curve, tangent, dot, note);
 
@@ -250,17 +220,17 @@ function makePlot(range: Range, titleId: string): Plot {
     const right = W - PAD.right;
     const top = PAD.top;
     const bottom = H - PAD.bottom;
-    axes.append(svg("rect", { class: "lg-frame", x: left, y: top, width: right - left, height: bottom - top }));
-    if (yLow < 0 && yHigh > 0) axes.append(svg("line", { class: "lg-zero", x1: left, x2: right, y1: r(py(0)), y2: r(py(0)) }));
-    if (range.min < 0 && range.max > 0) axes.append(svg("line", { class: "lg-zero", x1: r(px(0)), x2: r(px(0)), y1: top, y2: bottom }));
+    axes.append(svg("rect", { class: "kit-curve-frame", x: left, y: top, width: right - left, height: bottom - top }));
+    if (yLow < 0 && yHigh > 0) axes.append(svg("line", { class: "kit-curve-zero", x1: left, x2: right, y1: r(py(0)), y2: r(py(0)) }));
+    if (range.min < 0 && range.max > 0) axes.append(svg("line", { class: "kit-curve-zero", x1: r(px(0)), x2: r(px(0)), y1: top, y2: bottom }));
     const xTicks = [range.min, range.max];
     if (range.min < 0 && range.max > 0) xTicks.splice(1, 0, 0);
     for (const tick of xTicks) {
       const anchor = tick === range.min ? "start" : tick === range.max ? "end" : "middle";
-      axes.append(svg("text", { class: "lg-tick", x: r(px(tick)), y: bottom + 17, "text-anchor": anchor }, formatNumber(tick, 2)));
+      axes.append(svg("text", { class: "kit-curve-tick", x: r(px(tick)), y: bottom + 17, "text-anchor": anchor }, formatNumber(tick, 2)));
     }
     for (const tick of [yLow, yHigh]) {
-      axes.append(svg("text", { class: "lg-tick", x: left - 5, y: r(py(tick) + (tick === yHigh ? 10 : -2)), "text-anchor": "end" },
+      axes.append(svg("text", { class: "kit-curve-tick", x: left - 5, y: r(py(tick) + (tick === yHigh ? 10 : -2)), "text-anchor": "end" },
         formatNumber(tick, 1)));
     }
   }
@@ -310,67 +280,62 @@ function mountLocalGradient(root: HTMLElement, params: Params): void {
   const decimals = decimalsOf(range.step);
   let selected = operations[0];
 
-  const name = uniqueId("lg-op");
   const sliderId = uniqueId("lg-x");
   const titleId = uniqueId("lg-title");
 
   // Operation picker: one radio per operation.
-  const radios = operations.map((operation, index) => {
-    const id = `${name}-${index}`;
-    const input = h("input", { type: "radio", name, id, value: String(index), checked: index === 0 });
-    input.addEventListener("change", () => {
-      if (input.checked) {
-        selected = operation;
-        update();
-      }
-    });
-    return h("label", { class: "lg-choice", for: id }, input, h("code", {}, operation.label));
+  const picker = choiceGroup({
+    legend: "Operation f(x)", name: "lg-op",
+    choices: operations.map((operation) => ({ label: [h("code", {}, operation.label)] })),
+    onPick: (index) => {
+      selected = operations[index];
+      update();
+    },
   });
-  const picker = h("fieldset", { class: "lg-picker" }, h("legend", {}, "Operation f(x)"), ...radios);
 
   // The x slider.
   const slider = h("input", {
     type: "range", id: sliderId, min: range.min, max: range.max, step: range.step, value: range.start,
   });
   const xOut = h("output", { "data-readout": "x", for: sliderId, class: "lg-x-value" });
-  const sliderRow = h("div", { class: "lg-slider" },
+  const sliderRow = h("div", { class: "kit-slider" },
     h("label", { for: sliderId }, "x = ", xOut), slider,
-    h("span", { class: "lg-range-ends", "aria-hidden": "true" }, `${formatNumber(range.min)} … ${formatNumber(range.max)}`));
+    h("span", { class: "kit-ends", "aria-hidden": "true" }, `${formatNumber(range.min)} … ${formatNumber(range.max)}`));
   slider.addEventListener("input", update);
 
   // Readouts.
-  const valueOut = h("span", { "data-readout": "value", class: "lg-number" });
-  const ruleOut = h("span", { "data-readout": "rule", class: "lg-number" });
-  const nudgeOut = h("span", { "data-readout": "nudge", class: "lg-number" });
+  const valueOut = h("span", { "data-readout": "value", class: "kit-number" });
+  const ruleOut = h("span", { "data-readout": "rule", class: "kit-number" });
+  const nudgeOut = h("span", { "data-readout": "nudge", class: "kit-number" });
   const fLabel = h("code", {});
   const ruleGeneral = h("span", { class: "lg-formula" });
   const ruleFilled = h("span", { class: "lg-formula" });
   const nudgeFilled = h("span", { class: "lg-formula" });
   const hOut = h("span", { "data-readout": "h" });
   const hNote = h("span", { class: "lg-h-note" });
-  const verdict = h("p", { class: "lg-verdict", "data-readout": "verdict" });
+  const verdict = h("p", { class: "kit-verdict", "data-readout": "verdict" });
 
-  const readout = h("dl", { class: "lg-readout" },
-    h("div", { class: "lg-row" }, h("dt", {}, "f(x) = ", fLabel), h("dd", {}, valueOut)),
-    h("div", { class: "lg-row lg-rule" },
+  const readout = h("dl", { class: "kit-readout lg-readout" },
+    h("div", {}, h("dt", {}, "f(x) = ", fLabel), h("dd", {}, valueOut)),
+    h("div", { class: "kit-mark" },
       h("dt", {}, "the rule's local gradient"),
-      h("dd", {}, ruleOut, h("span", { class: "lg-how" }, "rule: ", ruleGeneral, h("br"), ruleFilled))),
-    h("div", { class: "lg-row lg-nudge" },
+      h("dd", {}, ruleOut, h("span", { class: "kit-how" }, "rule: ", ruleGeneral, h("br"), ruleFilled))),
+    h("div", { class: "kit-mark lg-nudge" },
       h("dt", {}, "slope by nudging"),
-      h("dd", {}, nudgeOut, h("span", { class: "lg-how" },
+      h("dd", {}, nudgeOut, h("span", { class: "kit-how" },
         "(f(x + h) − f(x − h)) / 2h, h = ", hOut, h("br"), nudgeFilled, hNote))),
   );
 
   const plot = makePlot(range, titleId);
   const plotTitle = h("p", { id: titleId, class: "lg-plot-title" });
-  const figure = h("figure", { class: "lg-figure" }, plot.element, h("figcaption", {}, plotTitle,
+  const figure = h("figure", { class: "kit-figure" }, plot.element, h("figcaption", {}, plotTitle,
     h("span", { class: "lg-key" },
       h("span", { class: "lg-key-curve", "aria-hidden": "true" }), "f(x) ",
       h("span", { class: "lg-key-tangent", "aria-hidden": "true" }), "tangent with the rule's slope")));
 
   const widget = h("div", { class: "lg" },
-    h("div", { class: "lg-controls" }, picker, sliderRow),
-    h("div", { class: "lg-body" }, figure, h("div", { class: "lg-numbers" }, readout, verdict)),
+    h("div", { class: "kit-settings" }, picker, sliderRow),
+    h("div", { class: "kit-columns" }, figure, h("div", { class: "lg-numbers" }, readout, verdict)),
   );
   root.append(widget);
 

@@ -7,7 +7,8 @@
 // mode "lookup": pick a token; its row of the (computed) matrix lights up and becomes x. The
 // mistake toggle takes column `token` instead, as `[row[token] for row in w]` would.
 
-import { formatNumber, h, registerWidget, uniqueId, type Params } from "./kit";
+import { finiteOr, formatNumber, h, record, registerWidget, textOr, uniqueId, type Params } from "./kit";
+import { choiceGroup, mistakeToggle } from "./shared/controls";
 import "./matrix-heatmap.css";
 
 type Matrix = number[][];
@@ -22,15 +23,6 @@ interface Range {
   max: number;
   step: number;
   start: number;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>) : {};
-}
-
-function numberOr(value: unknown, fallback: number): number {
-  return typeof value === "number" && Number.isFinite(value) ? value : fallback;
 }
 
 function isMatrix(value: unknown, rows: number): value is Matrix {
@@ -118,46 +110,43 @@ function legend(scale: number): HTMLElement {
 }
 
 function labelled(text: string, control: HTMLElement, id: string): HTMLElement {
-  return h("div", { class: "mh-field" }, h("label", { for: id }, text), control);
+  return h("div", { class: "kit-field" }, h("label", { for: id }, text), control);
 }
 
 // ---- mode init --------------------------------------------------------------------------------
 
 function mountInit(root: HTMLElement, params: Params, rows: string[], options: Option[]): void {
-  const name = typeof params.name === "string" ? params.name : "w";
-  const scale = numberOr(params.scale, 0.25);
+  const name = textOr(params.name, "w");
+  const scale = finiteOr(params.scale, 0.25);
   const raw = record(params.std);
-  let min = numberOr(raw.min, 0);
-  let max = numberOr(raw.max, 0.3);
+  let min = finiteOr(raw.min, 0);
+  let max = finiteOr(raw.max, 0.3);
   if (!(min < max)) [min, max] = [0, 0.3];
-  const step = numberOr(raw.step, 0.01) > 0 ? numberOr(raw.step, 0.01) : 0.01;
-  const range: Range = { min, max, step, start: Math.min(max, Math.max(min, numberOr(raw.start, 0.08))) };
+  const step = finiteOr(raw.step, 0.01) > 0 ? finiteOr(raw.step, 0.01) : 0.01;
+  const range: Range = { min, max, step, start: Math.min(max, Math.max(min, finiteOr(raw.start, 0.08))) };
   const cols = options[0].z[0].length;
   let option = options[0];
   let pick = { r: 0, c: 1 };
 
   // Which stream of draws.
-  const group = uniqueId("mh-seed");
-  const radios = options.map((each, index) => {
-    const id = `${group}-${index}`;
-    const input = h("input", { type: "radio", name: group, id, value: String(index), checked: index === 0 });
-    input.addEventListener("change", () => { if (input.checked) { option = each; update(); } });
-    return h("label", { class: "mh-choice", for: id }, input, each.label);
+  const seeds = choiceGroup({
+    legend: "The draws", name: "mh-seed", groupClass: "kit-picker mh-seeds", choiceClass: "mh-choice",
+    choices: options.map((each) => ({ label: [each.label] })),
+    onPick: (index) => {
+      option = options[index];
+      update();
+    },
   });
-  const seeds = h("fieldset", { class: "mh-seeds" }, h("legend", {}, "The draws"), ...radios);
 
   const stdId = uniqueId("mh-std");
   const slider = h("input", { type: "range", id: stdId, min: range.min, max: range.max, step: range.step, value: range.start });
   const stdOut = h("output", { for: stdId, "data-readout": "std" });
   slider.addEventListener("input", update);
-  const stdRow = h("div", { class: "mh-slider" }, h("label", { for: stdId }, "std = ", stdOut), slider);
+  const stdRow = h("div", { class: "kit-slider" }, h("label", { for: stdId }, "std = ", stdOut), slider);
 
-  const mistakeId = uniqueId("mh-mistake");
-  const mistakeLabel = typeof params.mistake === "string" ? params.mistake : "";
-  const mistake = h("input", { type: "checkbox", id: mistakeId });
+  const mistakeText = textOr(params.mistake, "");
+  const { label: mistakeRow, input: mistake } = mistakeToggle(mistakeText, { name: "mh-mistake", dashed: true });
   mistake.addEventListener("change", update);
-  const mistakeRow = mistakeLabel
-    ? h("label", { class: "mh-mistake", for: mistakeId }, mistake, mistakeLabel) : null;
 
   // Inspect one number: a row and a column, with the keyboard.
   const rowId = uniqueId("mh-row");
@@ -179,7 +168,7 @@ function mountInit(root: HTMLElement, params: Params, rows: string[], options: O
     h("p", { class: "mh-line" }, expressionOut, " = ", cellOut),
     h("p", { class: "mh-note" }, drawOut));
 
-  const stats = h("dl", { class: "mh-stats" });
+  const stats = h("dl", { class: "kit-readout mh-stats" });
   const caption = `${name}: ${rows.length} rows of ${cols} random numbers, coloured by sign and size.`;
   const grid = makeGrid(rows, cols, caption, (r, c) => {
     pick = { r, c };
@@ -189,7 +178,7 @@ function mountInit(root: HTMLElement, params: Params, rows: string[], options: O
   });
 
   root.append(h("div", { class: "mh" },
-    h("div", { class: "mh-controls" }, seeds, h("div", { class: "mh-stack" }, stdRow, mistakeRow)),
+    h("div", { class: "kit-settings" }, seeds, h("div", { class: "mh-stack" }, stdRow, mistakeText ? mistakeRow : null)),
     h("figure", { class: "mh-figure" }, grid.element, h("figcaption", {}, legend(scale))),
     h("div", { class: "mh-side" }, inspector, stats)));
 
@@ -233,8 +222,8 @@ function mountInit(root: HTMLElement, params: Params, rows: string[], options: O
 // ---- mode lookup ------------------------------------------------------------------------------
 
 function mountLookup(root: HTMLElement, params: Params, rows: string[], matrix: Matrix): void {
-  const name = typeof params.name === "string" ? params.name : "w";
-  const scale = numberOr(params.scale, 0.25);
+  const name = textOr(params.name, "w");
+  const scale = finiteOr(params.scale, 0.25);
   const cols = matrix[0].length;
   let token = Math.min(4, rows.length - 1);
 
@@ -244,9 +233,9 @@ function mountLookup(root: HTMLElement, params: Params, rows: string[], matrix: 
   picker.value = String(token);
   picker.addEventListener("change", () => { token = Number(picker.value); update(); });
 
-  const mistakeId = uniqueId("mh-mistake");
-  const mistakeLabel = typeof params.mistake === "string" ? params.mistake : "";
-  const mistake = h("input", { type: "checkbox", id: mistakeId });
+  const mistakeText = textOr(params.mistake, "");
+  const toggle = mistakeToggle(mistakeText, { name: "mh-mistake", dashed: true });
+  const mistake = toggle.input;
   mistake.addEventListener("change", update);
 
   const line = h("code", { class: "mh-code", "data-readout": "line" });
@@ -256,8 +245,7 @@ function mountLookup(root: HTMLElement, params: Params, rows: string[], matrix: 
   const grid = makeGrid(rows, cols, caption, (r) => { token = r; picker.value = String(r); update(); });
 
   root.append(h("div", { class: "mh" },
-    h("div", { class: "mh-controls" }, labelled("token", picker, pickId),
-      mistakeLabel ? h("label", { class: "mh-mistake", for: mistakeId }, mistake, mistakeLabel) : null),
+    h("div", { class: "kit-settings" }, labelled("token", picker, pickId), mistakeText ? toggle.label : null),
     h("div", { class: "mh-side mh-lookup" }, h("p", { class: "mh-line" }, line), result, note),
     h("figure", { class: "mh-figure" }, grid.element, h("figcaption", {}, legend(scale)))));
   grid.show(matrix, scale);

@@ -4,7 +4,8 @@
 // and the mean are worked out here from what the learner types. A mistake picker swaps in the
 // classic wrong versions of the loss; `compare` shows a second name beside the first.
 
-import { formatNumber, h, registerWidget, uniqueId, type Params } from "./kit";
+import { formatNumber, h, record, registerWidget, textList, textOr, uniqueId, type Params } from "./kit";
+import { choiceGroup } from "./shared/controls";
 import "./name-surprise.css";
 
 type Mistake = "none" | "no-minus" | "sum" | "no-end" | "log-count";
@@ -43,11 +44,6 @@ const MISTAKE_LABELS: Record<Exclude<Mistake, "none">, string> = {
   "log-count": "log of the count, not the probability",
 };
 
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>) : {};
-}
-
 function square(value: unknown, size: number): number[][] | null {
   if (!Array.isArray(value) || value.length !== size) return null;
   for (const row of value) {
@@ -59,8 +55,7 @@ function square(value: unknown, size: number): number[][] | null {
 
 function parseData(raw: unknown): Data | null {
   const fields = record(raw);
-  const labels = Array.isArray(fields.labels) && fields.labels.every((x) => typeof x === "string")
-    ? (fields.labels as string[]) : null;
+  const labels = textList(fields.labels);
   if (!labels || labels.length < 2) return null;
   const probs = square(fields.probs, labels.length);
   const counts = square(fields.counts, labels.length);
@@ -139,15 +134,17 @@ function mountNameSurprise(root: HTMLElement, params: Params): void {
   root.append(widget);
 
   if (mistakes.length) {
-    const group = uniqueId("ns-mistake");
-    const choices = (["none", ...mistakes] as Mistake[]).map((kind) => {
-      const id = `${group}-${kind}`;
-      const input = h("input", { type: "radio", name: group, id, value: kind, checked: kind === "none" });
-      input.addEventListener("change", () => { if (input.checked) { mistake = kind; renderAll(); } });
-      const text = kind === "none" ? "the right loss: mean of −log p" : MISTAKE_LABELS[kind];
-      return h("label", { class: `ns-choice${kind === "none" ? "" : " ns-wrong"}`, for: id }, input, text);
-    });
-    widget.append(h("fieldset", { class: "ns-mistakes" }, h("legend", {}, "Try the mistake"), ...choices));
+    const kinds: Mistake[] = ["none", ...mistakes];
+    widget.append(choiceGroup({
+      legend: "Try the mistake", name: "ns-mistake",
+      choices: kinds.map((kind) => ({
+        label: [kind === "none" ? "the right loss: mean of −log p" : MISTAKE_LABELS[kind]], mistake: kind !== "none", value: kind,
+      })),
+      onPick: (index) => {
+        mistake = kinds[index];
+        renderAll();
+      },
+    }));
   }
 
   const panels = h("div", { class: `ns-panels${compareMode ? " ns-two" : ""}` });
@@ -158,7 +155,7 @@ function mountNameSurprise(root: HTMLElement, params: Params): void {
     const inputId = uniqueId("ns-name");
     const input = h("input", {
       type: "text", id: inputId, value: start, autocomplete: "off", autocapitalize: "none",
-      spellcheck: "false", maxlength: 30, "data-control": `name-${which}`,
+      spellcheck: "false", maxlength: 30, "data-control": `name-${which}`, class: "kit-input",
     });
     const chips = h("div", { class: "ns-examples" });
     if (examples.length) {
@@ -178,7 +175,7 @@ function mountNameSurprise(root: HTMLElement, params: Params): void {
         h("th", { scope: "col", class: "ns-num", "data-head": "value" }, "−log p"),
         h("th", { scope: "col", class: "ns-bar-col" }, h("span", { class: "visually-hidden" }, "bar")))),
       tbody);
-    const lossOut = h("p", { class: "ns-loss", "data-readout": `loss-${which}`, "aria-live": "polite" });
+    const lossOut = h("p", { class: "kit-verdict ns-loss", "data-readout": `loss-${which}`, "aria-live": "polite" });
     const note = h("p", { class: "ns-note", "data-readout": `note-${which}` });
     const panel = h("section", { class: "ns-panel", "data-panel": which },
       h("div", { class: "ns-name-row" }, h("label", { for: inputId }, compareMode ? `Name ${which}` : "Name"), input),
@@ -245,7 +242,8 @@ function mountNameSurprise(root: HTMLElement, params: Params): void {
       ...data.references.map((ref) => h("li", { "data-reference": ref.label },
         `${ref.label}: `, h("strong", {}, formatNumber(ref.value, 4))))));
   }
-  if (typeof params.caption === "string") widget.append(h("p", { class: "ns-caption" }, params.caption));
+  const caption = textOr(params.caption, null);
+  if (caption) widget.append(h("p", { class: "kit-caption" }, caption));
 
   function renderAll(): void {
     for (const render of renderers) render();

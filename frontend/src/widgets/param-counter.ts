@@ -6,7 +6,8 @@
 // and says whether the shapes give the same counts. A mistake toggle gives one matrix a wrong
 // shape; an optional comparison (the bigram table) puts the total in proportion.
 
-import { h, registerWidget, svg, uniqueId, type Params } from "./kit";
+import { h, record, registerWidget, svg, uniqueId, type Params } from "./kit";
+import { mistakeToggle } from "./shared/controls";
 import "./param-counter.css";
 
 interface Knob {
@@ -30,11 +31,6 @@ interface Real {
   rows: number;
   cols: number;
   count: number;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>) : {};
 }
 
 function whole(value: unknown, fallback: number): number {
@@ -110,11 +106,11 @@ function mountParamCounter(root: HTMLElement, params: Params): void {
       link.addEventListener("change", () => { input.readOnly = link.checked; update(); });
       parts.push(h("label", { class: "pc-link", for: linkId }, link, `keep it ${knob.times} × ${knob.follows}`));
     }
-    return h("div", { class: "pc-knob" }, ...parts);
+    return h("div", { class: "kit-field pc-knob" }, ...parts);
   });
 
-  const mistakeId = uniqueId("pc-mistake");
-  const mistake = h("input", { type: "checkbox", id: mistakeId });
+  const toggle = mistakeToggle(mistakeLabel, { name: "pc-mistake", dashed: true });
+  const mistake = toggle.input;
   mistake.addEventListener("change", update);
   const resetButton = h("button", { type: "button", class: "secondary" }, "Back to train1.py");
   resetButton.addEventListener("click", () => {
@@ -137,14 +133,13 @@ function mountParamCounter(root: HTMLElement, params: Params): void {
       h("th", { scope: "col" }, "rows × cols"), h("th", { scope: "col" }, "numbers"))),
     tbody, tfoot);
   const pictureId = uniqueId("pc-picture");
-  const picture = svg("svg", { viewBox: `0 0 ${VIEW_W} ${VIEW_H}`, class: "pc-picture", role: "img", "aria-labelledby": pictureId });
+  const picture = svg("svg", { viewBox: `0 0 ${VIEW_W} ${VIEW_H}`, class: "kit-plot", role: "img", "aria-labelledby": pictureId });
   const pictureTitle = h("p", { id: pictureId, class: "pc-picture-title" });
-  const status = h("p", { class: "pc-status", "data-readout": "status", role: "status" });
+  const status = h("p", { class: "kit-verdict pc-status", "data-readout": "status", role: "status" });
 
   root.append(h("div", { class: "pc" },
     h("div", { class: "pc-controls" }, ...knobRows),
-    h("div", { class: "pc-toolbar" }, resetButton,
-      mistakeLabel && mistakeShape ? h("label", { class: "pc-mistake", for: mistakeId }, mistake, mistakeLabel) : null),
+    h("div", { class: "kit-controls pc-toolbar" }, resetButton, mistakeLabel && mistakeShape ? toggle.label : null),
     table, status,
     h("figure", { class: "pc-figure" }, picture, h("figcaption", {}, pictureTitle))));
 

@@ -4,7 +4,9 @@
 // nudging the input, and "try a mistake" shows what adding along a path, multiplying across
 // paths, or keeping only the last path (= instead of +=) gives instead.
 
-import { formatNumber, h, registerWidget, svg, uniqueId, type Params } from "./kit";
+import { formatNumber, h, record, registerWidget, svg, uniqueId, type Params } from "./kit";
+import { choiceGroup } from "./shared/controls";
+import { arrowMarker } from "./shared/graph";
 import "./paths-graph.css";
 
 type Op = "add" | "mul" | "div" | "log" | "exp" | "relu";
@@ -30,11 +32,6 @@ const MISTAKE_TEXT: Record<Exclude<Mistake, "none">, string> = {
   "last-only": "Keep only the last path (= instead of +=)",
 };
 const AGREE = 1e-4; // the same tolerance as paths_graph.py
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>) : {};
-}
 
 function parseGraphs(params: Params): Graph[] {
   const graphs: Graph[] = [];
@@ -215,15 +212,13 @@ function mountPathsGraph(root: HTMLElement, params: Params): void {
   let chosen: number | null = null;
   let x = graph.values[graph.input];
 
-  const controls = h("div", { class: "pg-controls" });
-  const radioGroup = (legend: string, options: [string, string][], onPick: (value: string) => void): HTMLElement => {
-    const name = uniqueId("pg");
-    return h("fieldset", { class: "pg-picker" }, h("legend", {}, legend), ...options.map(([value, text], index) => {
-      const input = h("input", { type: "radio", name, id: `${name}-${index}`, value, checked: index === 0 });
-      input.addEventListener("change", () => { if (input.checked) onPick(value); });
-      return h("label", { class: "pg-choice", for: `${name}-${index}` }, input, h("span", {}, text));
-    }));
-  };
+  const controls = h("div", { class: "kit-settings" });
+  const radioGroup = (legend: string, options: [string, string][], onPick: (value: string) => void): HTMLElement =>
+    choiceGroup({
+      legend, name: "pg",
+      choices: options.map(([value, text]) => ({ label: [h("span", {}, text)], value })),
+      onPick: (index) => onPick(options[index][0]),
+    });
   if (graphs.length > 1) {
     controls.append(radioGroup("Graph", graphs.map((g, i) => [String(i), g.label]), (value) => {
       graph = graphs[Number(value)];
@@ -232,7 +227,7 @@ function mountPathsGraph(root: HTMLElement, params: Params): void {
       build();
     }));
   }
-  const sliderBox = h("div", { class: "pg-slider" });
+  const sliderBox = h("div", { class: "kit-slider pg-slider" });
   controls.append(sliderBox);
   if (mistakes.length > 0) {
     controls.append(radioGroup("Try a mistake", [["none", "No mistake: multiply along, add across"],
@@ -242,13 +237,13 @@ function mountPathsGraph(root: HTMLElement, params: Params): void {
     }));
   }
 
-  const figure = h("figure", { class: "pg-figure" });
+  const figure = h("figure", { class: "kit-figure" });
   const pathList = h("ol", { class: "pg-paths", "aria-label": "Paths from the input to the output" });
   const totalOut = h("p", { class: "pg-total" });
   const measuredOut = h("p", { class: "pg-measured" });
-  const verdict = h("p", { class: "pg-verdict", role: "status", "data-readout": "verdict" });
+  const verdict = h("p", { class: "kit-verdict", role: "status", "data-readout": "verdict" });
   root.append(h("div", { class: "pg" }, controls,
-    h("div", { class: "pg-body" }, figure,
+    h("div", { class: "kit-columns pg-body" }, figure,
       h("div", { class: "pg-side" }, h("h3", { class: "pg-heading" }, "Paths and their shares"), pathList,
         totalOut, measuredOut, verdict))));
 
@@ -266,10 +261,9 @@ function mountPathsGraph(root: HTMLElement, params: Params): void {
     const all = [...boxes.values()];
     const output = graph.nodes[graph.nodes.length - 1].name;
     const arrow = uniqueId("pg-arrow");
-    const picture = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "pg-graph", role: "img",
+    const picture = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "kit-graph pg-graph", role: "img",
       "aria-label": `${graph.label}. The numbers on the arrows are local rates; the paths are listed beside the graph.` },
-    svg("defs", {}, svg("marker", { id: arrow, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 9, markerHeight: 9, markerUnits: "userSpaceOnUse", orient: "auto-start-reverse" },
-      svg("path", { d: "M0 0 L10 5 L0 10 z", class: "pg-arrowhead" }))));
+    svg("defs", {}, arrowMarker(arrow, 9)));
     const edgeLayer = svg("g", {});
     const labelLayer = svg("g", {});
     let low = 0;
@@ -282,7 +276,7 @@ function mountPathsGraph(root: HTMLElement, params: Params): void {
       named.forEach(({ a, index }, k) => {
         const spread = named.length > 1 ? (k / (named.length - 1) - 0.5) * 44 : 0;
         const { d, lx, ly } = edgePath(boxes.get(a) as Box, to, spread, all);
-        const line = svg("path", { d, class: "pg-edge", "marker-end": `url(#${arrow})` });
+        const line = svg("path", { d, class: "kit-edge pg-edge", "marker-end": `url(#${arrow})` });
         const text = svg("text", { x: lx.toFixed(1), y: (ly + 4).toFixed(1), "text-anchor": "middle" });
         const pill = svg("g", { class: "pg-rate" }, svg("rect", { x: (lx - 30).toFixed(1), y: (ly - 9).toFixed(1), width: 60, height: 17, rx: 8 }), text);
         low = Math.min(low, lx - 34);
@@ -303,7 +297,7 @@ function mountPathsGraph(root: HTMLElement, params: Params): void {
       const title = node ? `${box.name} = ${nodeText(node)}` : box.name === graph.input ? `${box.name} (input)` : box.name;
       const value = svg("text", { x: box.x + BOX_W / 2, y: box.y + 37, "text-anchor": "middle", class: "pg-value" });
       const rect = svg("rect", { x: box.x, y: box.y, width: BOX_W, height: BOX_H, rx: 7,
-        class: `pg-box${box.name === output ? " pg-output" : ""}${box.name === graph.input ? " pg-input" : ""}` });
+        class: `kit-node pg-box${box.name === output ? " pg-output" : ""}${box.name === graph.input ? " pg-input" : ""}` });
       const group = svg("g", { "data-node": box.name }, rect,
         svg("text", { x: box.x + BOX_W / 2, y: box.y + 18, "text-anchor": "middle", class: "pg-title" }, title), value);
       picture.append(group);

@@ -3,7 +3,8 @@
 // fresh Python. The lesson's compute ran every version (so the code shown is the code that ran);
 // this widget lets the learner pick a version, run it again, and see what changed.
 
-import { h, registerWidget, uniqueId, type Params } from "./kit";
+import { h, record, registerWidget, textList, textOr, uniqueId, type Params } from "./kit";
+import { choiceGroup, mistakeBadge } from "./shared/controls";
 import "./program-runs.css";
 
 interface Run {
@@ -19,16 +20,11 @@ interface Variant {
   runs: Run[];
 }
 
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>) : {};
-}
-
 function parseRun(value: unknown): Run | null {
   const fields = record(value);
-  if (!Array.isArray(fields.out) || !fields.out.every((line) => typeof line === "string")) return null;
-  const error = typeof fields.error === "string" && fields.error.trim() ? fields.error : null;
-  return { out: fields.out as string[], error };
+  const out = textList(fields.out);
+  if (!out) return null;
+  return { out, error: textOr(fields.error, null) };
 }
 
 function parseVariants(data: unknown): Variant[] {
@@ -76,34 +72,29 @@ function mountProgramRuns(root: HTMLElement, params: Params): void {
   let chosen = 0;
   let shown = 1; // how many of the chosen version's runs are on screen
 
-  const group = uniqueId("pr-version");
-  const radios = variants.map((variant, index) => {
-    const id = `${group}-${index}`;
-    const input = h("input", { type: "radio", name: group, id, value: String(index), checked: index === 0 });
-    input.addEventListener("change", () => {
-      if (!input.checked) return;
+  const picker = choiceGroup({
+    legend: "Which version runs", name: "pr-version",
+    choices: variants.map((variant) => ({
+      label: [variant.mistake ? mistakeBadge() : null, h("code", {}, variant.label)], mistake: variant.mistake,
+    })),
+    onPick: (index) => {
       chosen = index;
       shown = 1;
       render();
-    });
-    return h("label", { class: `pr-choice${variant.mistake ? " pr-choice-mistake" : ""}`, for: id },
-      input,
-      variant.mistake ? h("span", { class: "pr-badge" }, "Try the mistake:") : null,
-      h("code", {}, variant.label));
+    },
   });
-  const picker = h("fieldset", { class: "pr-picker" }, h("legend", {}, "Which version runs"), ...radios);
 
   const codeTitleId = uniqueId("pr-code-title");
-  const code = h("pre", { class: "pr-code", "aria-labelledby": codeTitleId, "data-code": "" });
-  const again = h("button", { type: "button", class: "pr-again", "data-action": "run-again" }, "Run it again ▶");
-  const reset = h("button", { type: "button", class: "pr-reset secondary" }, "Start over");
-  const counter = h("span", { class: "pr-counter", "data-run-counter": "" });
-  const controls = h("div", { class: "pr-controls" }, again, reset, counter);
+  const code = h("pre", { class: "kit-lines pr-code", "aria-labelledby": codeTitleId, "data-code": "" });
+  const again = h("button", { type: "button", "data-action": "run-again" }, "Run it again ▶");
+  const reset = h("button", { type: "button", class: "secondary" }, "Start over");
+  const counter = h("span", { class: "kit-counter", "data-run-counter": "" });
+  const controls = h("div", { class: "kit-controls pr-controls" }, again, reset, counter);
   const runs = h("div", { class: "pr-runs" });
-  const verdict = h("p", { class: "pr-verdict", "aria-live": "polite", "data-verdict": "" });
+  const verdict = h("p", { class: "kit-callout", "aria-live": "polite", "data-verdict": "" });
   const note = h("p", { class: "pr-note", "data-note": "" });
-  const caption = typeof params.caption === "string" && params.caption.trim()
-    ? h("p", { class: "pr-caption" }, params.caption) : null;
+  const captionText = textOr(params.caption, null);
+  const caption = captionText ? h("p", { class: "kit-caption" }, captionText) : null;
 
   root.append(h("div", { class: "pr" },
     picker,
@@ -131,7 +122,7 @@ function mountProgramRuns(root: HTMLElement, params: Params): void {
     code.dataset.source = variant.code;
     code.replaceChildren(...variant.code.split("\n").map((line) => {
       const changed = variant !== reference && !referenceLines.has(line);
-      return h("span", { class: `pr-line${changed ? " pr-changed" : ""}` },
+      return h("span", { class: `kit-line pr-line${changed ? " kit-line-marked pr-changed" : ""}` },
         line || " ",
         changed ? h("span", { class: "visually-hidden" }, " (changed)") : null);
     }));
@@ -148,16 +139,16 @@ function mountProgramRuns(root: HTMLElement, params: Params): void {
         : `Run ${index + 1}: different from run 1`;
     const lines = run.out.map((line, at) => {
       const changed = index > 0 && firstLines[at] !== line;
-      return h("span", { class: `pr-line${changed ? " pr-differs" : ""}`, "data-line": String(at), "data-text": line },
+      return h("span", { class: `kit-line pr-line${changed ? " pr-differs" : ""}`, "data-line": String(at), "data-text": line },
         line || " ",
         changed ? h("span", { class: "visually-hidden" }, " (differs from run 1)") : null);
     });
     if (run.error !== null) {
-      lines.push(h("span", { class: "pr-line pr-error", "data-line": "error", "data-text": run.error }, run.error));
+      lines.push(h("span", { class: "kit-line pr-line pr-error", "data-line": "error", "data-text": run.error }, run.error));
     }
     return h("section", { class: `pr-run${differ ? " pr-run-differs" : ""}`, "data-run": String(index + 1) },
       h("h4", { class: "pr-run-title" }, heading),
-      h("pre", { class: "pr-output" }, ...lines));
+      h("pre", { class: "kit-lines" }, ...lines));
   }
 
   function describe(variant: Variant): string {

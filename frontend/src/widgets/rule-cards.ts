@@ -2,45 +2,13 @@
 // per operation. A card opens (click, Enter or Space) to show the rule, its number at x, the slope
 // measured by nudging x, and the classic wrong rule beside them. Any x can be typed in.
 
-import { formatNumber, h, registerWidget, uniqueId, type Params } from "./kit";
+import { finiteOr, formatNumber, h, record, registerWidget, uniqueId, type Params } from "./kit";
+import { isOp, opRate, opValue, power as powerOf, type Op } from "./shared/ops";
 import "./rule-cards.css";
 
-type Op = "add" | "mul" | "pow" | "log" | "exp" | "relu";
 interface Card { op: Op; x: number; k: number }
 
-const OPS: readonly Op[] = ["add", "mul", "pow", "log", "exp", "relu"];
 const AGREE = 1e-4; // the same tolerance as rule_cards.py
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>) : {};
-}
-
-function num(value: unknown, fallback: number): number {
-  return typeof value === "number" && Number.isFinite(value) ? value : fallback;
-}
-
-function value(op: Op, x: number, k: number): number {
-  switch (op) {
-    case "add": return x + k;
-    case "mul": return x * k;
-    case "pow": return Math.pow(x, k);
-    case "log": return x > 0 ? Math.log(x) : Number.NaN;
-    case "exp": return Math.exp(x);
-    case "relu": return x > 0 ? x : 0;
-  }
-}
-
-function rule(op: Op, x: number, k: number): number {
-  switch (op) {
-    case "add": return 1;
-    case "mul": return k;
-    case "pow": return k * Math.pow(x, k - 1);
-    case "log": return x > 0 ? 1 / x : Number.NaN;
-    case "exp": return Math.exp(x);
-    case "relu": return x > 0 ? 1 : 0;
-  }
-}
 
 /** The classic wrong rule of each operation, and what it mixes up. */
 function mistake(op: Op, x: number, k: number): { number: number; text: string } {
@@ -79,16 +47,9 @@ function ruleText(op: Op, k: number): string {
   }
 }
 
-const SUPERSCRIPT: Record<string, string> = {
-  "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵", "6": "⁶", "7": "⁷", "8": "⁸", "9": "⁹", "-": "⁻",
-};
-
-/** x to the power k, as a learner writes it: x², x⁻¹, x (for k = 1), x^0.5. */
+/** x to the power k, as a learner writes it: 1 (for k = 0), x, x², x⁻¹, x^0.5. */
 function power(k: number): string {
-  if (k === 0) return "1";
-  if (k === 1) return "x";
-  if (Number.isInteger(k)) return "x" + String(k).split("").map((c) => SUPERSCRIPT[c] ?? c).join("");
-  return `x^${formatNumber(k)}`;
+  return k === 0 ? "1" : powerOf("x", k);
 }
 
 function precise(x: number): string {
@@ -96,13 +57,13 @@ function precise(x: number): string {
 }
 
 function mountRuleCards(root: HTMLElement, params: Params): void {
-  const nudge = num(params.h, 0.0001);
+  const nudge = finiteOr(params.h, 0.0001);
   const cards: Card[] = [];
   for (const raw of Array.isArray(params.cards) ? params.cards : []) {
     const fields = record(raw);
-    const op = fields.op as Op;
-    if (!OPS.includes(op)) continue;
-    cards.push({ op, x: num(fields.x, 1), k: op === "pow" ? num(fields.n, 2) : num(fields.other, 1) });
+    const op = fields.op;
+    if (!isOp(op)) continue;
+    cards.push({ op, x: finiteOr(fields.x, 1), k: op === "pow" ? finiteOr(fields.n, 2) : finiteOr(fields.other, 1) });
   }
   if (cards.length === 0) {
     root.append(h("p", {}, "This widget has no cards to show."));
@@ -123,13 +84,13 @@ function mountRuleCards(root: HTMLElement, params: Params): void {
     const toggle = h("button", { type: "button", class: "rc-toggle", "aria-expanded": "false", "aria-controls": backId, "data-op": card.op },
       h("span", { class: "rc-title" }, title(card.op, card.k)),
       h("span", { class: "rc-question" }, "Local grad: how fast does out move when x moves? Think, then open."));
-    const input = h("input", { type: "number", id: inputId, step: "any", value: String(card.x), class: "rc-input" });
+    const input = h("input", { type: "number", id: inputId, step: "any", value: String(card.x), class: "kit-input rc-input" });
     const out = (key: string): HTMLElement => h("b", { "data-readout": key });
     const ruleOut = out("rule");
     const nudgeOut = out("nudge");
     const wrongOut = out("wrong");
     const arithmetic = h("span", { class: "rc-how" });
-    const verdict = h("p", { class: "rc-verdict" });
+    const verdict = h("p", { class: "kit-verdict rc-verdict" });
     const wrongText = h("span", {});
     const chance = h("span", {});
     const back = h("div", { class: "rc-back", id: backId, hidden: true },
@@ -149,9 +110,9 @@ function mountRuleCards(root: HTMLElement, params: Params): void {
     const update = (): void => {
       const raw = Number(input.value);
       const x = input.value.trim() !== "" && Number.isFinite(raw) ? raw : card.x;
-      const exact = rule(card.op, x, card.k);
-      const up = value(card.op, x + nudge, card.k);
-      const down = value(card.op, x - nudge, card.k);
+      const exact = opRate(card.op, x, card.k);
+      const up = opValue(card.op, x + nudge, card.k);
+      const down = opValue(card.op, x - nudge, card.k);
       const measured = (up - down) / (2 * nudge);
       const wrong = mistake(card.op, x, card.k);
       ruleOut.textContent = Number.isFinite(exact) ? formatNumber(exact) : "undefined here";

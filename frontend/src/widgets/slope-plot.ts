@@ -3,17 +3,18 @@
 // slope measured by nudging is drawn as the line through the two nudged points. "Try a mistake"
 // swaps in a classic slip, and the verdict says honestly whether the two numbers agree.
 
-import { formatNumber, h, registerWidget, svg, uniqueId, type Params } from "./kit";
+import { finiteOr, formatNumber, h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
+import { choiceGroup } from "./shared/controls";
+import { isOp, opRate, opValue, power, type Op } from "./shared/ops";
+import "./shared/plot.css";
 import "./slope-plot.css";
 
-type Op = "add" | "mul" | "pow" | "log" | "exp" | "relu";
 type Mistake = "none" | "one-sided" | "half-run" | "no-restore" | "wrong-rule" | "add-rates";
 
 interface Step { op: Op; k: number }
 interface Range { min: number; max: number; step: number; start: number }
 interface Curve { label: string; steps: Step[]; range: Range; rule: string | null }
 
-const OPS: readonly Op[] = ["add", "mul", "pow", "log", "exp", "relu"];
 const MISTAKE_TEXT: Record<Exclude<Mistake, "none">, string> = {
   "one-sided": "One-sided nudge: (f(x + h) − f(x)) / h",
   "half-run": "Divide by h instead of 2h",
@@ -24,22 +25,13 @@ const MISTAKE_TEXT: Record<Exclude<Mistake, "none">, string> = {
 const AGREE = 1e-4; // the same tolerance as the Python side (slope_plot.py)
 const NAMES = ["x", "u", "v", "w", "z"];
 
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>) : {};
-}
-
-function num(value: unknown, fallback: number): number {
-  return typeof value === "number" && Number.isFinite(value) ? value : fallback;
-}
-
 function parseRange(raw: unknown, fallback: Range): Range {
   const fields = record(raw);
-  const min = num(fields.min, fallback.min);
-  const max = num(fields.max, fallback.max);
+  const min = finiteOr(fields.min, fallback.min);
+  const max = finiteOr(fields.max, fallback.max);
   if (!(min < max)) return fallback;
-  const step = num(fields.step, fallback.step) > 0 ? num(fields.step, fallback.step) : (max - min) / 100;
-  const start = Math.min(max, Math.max(min, num(fields.start, (min + max) / 2)));
+  const step = finiteOr(fields.step, fallback.step) > 0 ? finiteOr(fields.step, fallback.step) : (max - min) / 100;
+  const start = Math.min(max, Math.max(min, finiteOr(fields.start, (min + max) / 2)));
   return { min, max, step, start };
 }
 
@@ -51,13 +43,13 @@ function parseCurves(params: Params): Curve[] {
     const steps: Step[] = [];
     for (const raw of Array.isArray(fields.steps) ? fields.steps : []) {
       const step = record(raw);
-      const op = step.op as Op;
-      if (!OPS.includes(op)) continue;
-      steps.push({ op, k: op === "pow" ? num(step.n, 2) : num(step.c, 1) });
+      const op = step.op;
+      if (!isOp(op)) continue;
+      steps.push({ op, k: op === "pow" ? finiteOr(step.n, 2) : finiteOr(step.c, 1) });
     }
     if (steps.length === 0) continue;
     const label = typeof fields.label === "string" ? fields.label : "f(x)";
-    const rule = typeof fields.rule === "string" && fields.rule.trim() ? fields.rule : null;
+    const rule = textOr(fields.rule, null);
     curves.push({ label, steps, range: fields.x ? parseRange(fields.x, shared) : shared, rule });
   }
   return curves;
@@ -66,25 +58,19 @@ function parseCurves(params: Params): Curve[] {
 // ---- The mathematics: every number shown is computed here ----------------------------------
 
 function stepValue(step: Step, x: number): number {
-  switch (step.op) {
-    case "add": return x + step.k;
-    case "mul": return x * step.k;
-    case "pow": return Math.pow(x, step.k);
-    case "log": return x > 0 ? Math.log(x) : Number.NaN;
-    case "exp": return Math.exp(x);
-    case "relu": return x > 0 ? x : 0;
-  }
+  return opValue(step.op, x, step.k);
 }
 
 /** How fast a step's output moves when its input moves: the rule, or the classic wrong one. */
 function stepRate(step: Step, x: number, wrong: boolean): number {
+  if (!wrong) return opRate(step.op, x, step.k);
   switch (step.op) {
     case "add": return 1; // add and mul have no classic wrong rule here
     case "mul": return step.k;
-    case "pow": return wrong ? Math.pow(x, step.k - 1) : step.k * Math.pow(x, step.k - 1);
-    case "log": return x > 0 ? (wrong ? Math.log(x) : 1 / x) : Number.NaN;
-    case "exp": return wrong ? x : Math.exp(x);
-    case "relu": return wrong ? Math.max(0, x) : x > 0 ? 1 : 0;
+    case "pow": return Math.pow(x, step.k - 1);
+    case "log": return x > 0 ? Math.log(x) : Number.NaN;
+    case "exp": return x;
+    case "relu": return Math.max(0, x);
   }
 }
 
@@ -142,17 +128,6 @@ function defined(x: number): boolean {
 
 // ---- Words for the rule ------------------------------------------------------------------
 
-const SUPERSCRIPT: Record<string, string> = {
-  "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵", "6": "⁶", "7": "⁷", "8": "⁸", "9": "⁹", "-": "⁻",
-};
-
-/** name to the power k, as a learner writes it: x², x⁻¹, x (for k = 1), x^0.5. */
-function power(name: string, k: number): string {
-  if (k === 1) return name;
-  if (Number.isInteger(k)) return name + String(k).split("").map((c) => SUPERSCRIPT[c] ?? c).join("");
-  return `${name}^${formatNumber(k)}`;
-}
-
 function stepText(step: Step, name: string): string {
   const k = formatNumber(step.k);
   switch (step.op) {
@@ -203,18 +178,18 @@ interface Plot {
 
 function makePlot(titleId: string): Plot {
   const clipId = uniqueId("sp-clip");
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "sp-plot", role: "img", "aria-labelledby": titleId });
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "kit-plot kit-curve-plot", role: "img", "aria-labelledby": titleId });
   const inner = { x: PAD.left, y: PAD.top, width: W - PAD.left - PAD.right, height: H - PAD.top - PAD.bottom };
   root.append(svg("defs", {}, svg("clipPath", { id: clipId }, svg("rect", inner))));
   const axes = svg("g", { class: "sp-axes" });
   const clipped = { "clip-path": `url(#${clipId})` };
-  const curvePath = svg("path", { class: "sp-curve", ...clipped });
+  const curvePath = svg("path", { class: "kit-curve", ...clipped });
   const secant = svg("line", { class: "sp-secant", ...clipped });
   const tangent = svg("line", { class: "sp-tangent", ...clipped });
   const home = svg("circle", { class: "sp-home", r: 5 });
   const left = svg("circle", { class: "sp-point", r: 3.5 });
   const right = svg("circle", { class: "sp-point", r: 3.5 });
-  const dot = svg("circle", { class: "sp-dot", r: 4.5 });
+  const dot = svg("circle", { class: "kit-curve-dot", r: 4.5 });
   root.append(axes, curvePath, secant, tangent, home, left, right, dot);
 
   let drawn: Curve | null = null;
@@ -239,18 +214,18 @@ function makePlot(titleId: string): Plot {
       pen = true;
     });
     curvePath.setAttribute("d", d);
-    axes.replaceChildren(svg("rect", { class: "sp-frame", ...inner }));
-    if (yLow < 0 && yHigh > 0) axes.append(svg("line", { class: "sp-zero", x1: inner.x, x2: inner.x + inner.width, y1: r(py(0)), y2: r(py(0)) }));
-    if (range.min < 0 && range.max > 0) axes.append(svg("line", { class: "sp-zero", x1: r(px(0)), x2: r(px(0)), y1: inner.y, y2: inner.y + inner.height }));
+    axes.replaceChildren(svg("rect", { class: "kit-curve-frame", ...inner }));
+    if (yLow < 0 && yHigh > 0) axes.append(svg("line", { class: "kit-curve-zero", x1: inner.x, x2: inner.x + inner.width, y1: r(py(0)), y2: r(py(0)) }));
+    if (range.min < 0 && range.max > 0) axes.append(svg("line", { class: "kit-curve-zero", x1: r(px(0)), x2: r(px(0)), y1: inner.y, y2: inner.y + inner.height }));
     const bottom = inner.y + inner.height;
     // Ticks at the ends of the slider's range (the plot runs a largest nudge beyond them).
     axes.append(
-      svg("line", { class: "sp-zero", x1: r(px(curve.range.min)), x2: r(px(curve.range.min)), y1: bottom, y2: bottom + 4 }),
-      svg("line", { class: "sp-zero", x1: r(px(curve.range.max)), x2: r(px(curve.range.max)), y1: bottom, y2: bottom + 4 }),
-      svg("text", { class: "sp-tick", x: r(px(curve.range.min)), y: bottom + 17, "text-anchor": "middle" }, formatNumber(curve.range.min, 2)),
-      svg("text", { class: "sp-tick", x: r(px(curve.range.max)), y: bottom + 17, "text-anchor": "middle" }, formatNumber(curve.range.max, 2)),
-      svg("text", { class: "sp-tick", x: inner.x - 5, y: r(py(yHigh) + 10), "text-anchor": "end" }, formatNumber(yHigh, 1)),
-      svg("text", { class: "sp-tick", x: inner.x - 5, y: r(py(yLow) - 2), "text-anchor": "end" }, formatNumber(yLow, 1)),
+      svg("line", { class: "kit-curve-zero", x1: r(px(curve.range.min)), x2: r(px(curve.range.min)), y1: bottom, y2: bottom + 4 }),
+      svg("line", { class: "kit-curve-zero", x1: r(px(curve.range.max)), x2: r(px(curve.range.max)), y1: bottom, y2: bottom + 4 }),
+      svg("text", { class: "kit-curve-tick", x: r(px(curve.range.min)), y: bottom + 17, "text-anchor": "middle" }, formatNumber(curve.range.min, 2)),
+      svg("text", { class: "kit-curve-tick", x: r(px(curve.range.max)), y: bottom + 17, "text-anchor": "middle" }, formatNumber(curve.range.max, 2)),
+      svg("text", { class: "kit-curve-tick", x: inner.x - 5, y: r(py(yHigh) + 10), "text-anchor": "end" }, formatNumber(yHigh, 1)),
+      svg("text", { class: "kit-curve-tick", x: inner.x - 5, y: r(py(yLow) - 2), "text-anchor": "end" }, formatNumber(yLow, 1)),
     );
   }
 
@@ -356,78 +331,72 @@ function mountSlopePlot(root: HTMLElement, params: Params): void {
   const sliderId = uniqueId("sp-x");
   const hId = uniqueId("sp-h");
 
-  const controls = h("div", { class: "sp-controls" });
+  const controls = h("div", { class: "kit-settings" });
   if (curves.length > 1) {
-    const name = uniqueId("sp-f");
-    const radios = curves.map((c, index) => {
-      const input = h("input", { type: "radio", name, id: `${name}-${index}`, checked: index === 0 });
-      input.addEventListener("change", () => {
-        if (!input.checked) return;
-        curve = c;
+    controls.append(choiceGroup({
+      legend: "Curve y = f(x)", name: "sp-f", groupClass: "kit-picker sp-picker",
+      choices: curves.map((c) => ({ label: [h("span", {}, c.label)] })),
+      onPick: (index) => {
+        curve = curves[index];
         setRange();
         update(true);
-      });
-      return h("label", { class: "sp-choice", for: `${name}-${index}` }, input, h("span", {}, c.label));
-    });
-    controls.append(h("fieldset", { class: "sp-picker" }, h("legend", {}, "Curve y = f(x)"), ...radios));
+      },
+    }));
   }
 
   const slider = h("input", { type: "range", id: sliderId });
   const xOut = h("output", { "data-readout": "x", for: sliderId, class: "sp-mono" });
-  const ends = h("span", { class: "sp-ends", "aria-hidden": "true" });
+  const ends = h("span", { class: "kit-ends", "aria-hidden": "true" });
   slider.addEventListener("input", () => update(true));
-  const select = h("select", { id: hId, "data-control": "h" });
+  const select = h("select", { id: hId, "data-control": "h", class: "kit-input" });
   for (const choice of choices) {
-    select.append(h("option", { value: String(choice), selected: choice === num(hFields.start, choices[0]) }, hText(choice)));
+    select.append(h("option", { value: String(choice), selected: choice === finiteOr(hFields.start, choices[0]) }, hText(choice)));
   }
   select.addEventListener("change", () => update(true));
   controls.append(
-    h("div", { class: "sp-slider" }, h("label", { for: sliderId }, "x = ", xOut), slider, ends),
+    h("div", { class: "kit-slider" }, h("label", { for: sliderId }, "x = ", xOut), slider, ends),
     h("div", { class: "sp-nudge" }, h("label", { for: hId }, "nudge h"), select),
   );
 
   if (mistakes.length > 0) {
-    const name = uniqueId("sp-m");
     const options: [Mistake, string][] = [["none", "No mistake"], ...mistakes.map((m): [Mistake, string] => [m, MISTAKE_TEXT[m]])];
-    const radios = options.map(([value, text], index) => {
-      const input = h("input", { type: "radio", name, id: `${name}-${index}`, value, checked: index === 0 });
-      input.addEventListener("change", () => {
-        if (!input.checked) return;
-        mistake = value;
+    controls.append(choiceGroup({
+      legend: "Try a mistake", name: "sp-m", groupClass: "kit-picker sp-picker sp-mistakes",
+      choices: options.map(([value, text]) => ({ label: [h("span", {}, text)], value })),
+      onPick: (index) => {
+        mistake = options[index][0];
         update(true);
-      });
-      return h("label", { class: "sp-choice", for: `${name}-${index}` }, input, h("span", {}, text));
-    });
-    controls.append(h("fieldset", { class: "sp-picker sp-mistakes" }, h("legend", {}, "Try a mistake"), ...radios));
+      },
+    }));
   }
 
   const again = h("button", { type: "button", class: "secondary", hidden: true }, "Measure again");
   again.addEventListener("click", () => { drift += 1; update(false); });
 
-  const readout = (key: string): HTMLElement => h("span", { "data-readout": key, class: "sp-number" });
+  const readout = (key: string): HTMLElement => h("span", { "data-readout": key, class: "kit-number" });
   const valueOut = readout("value");
   const ruleOut = readout("rule");
   const nudgeOut = readout("nudge");
   const gapOut = readout("gap");
-  const ruleHow = h("span", { class: "sp-how" });
-  const nudgeHow = h("span", { class: "sp-how" });
+  const ruleHow = h("span", { class: "kit-how sp-how" });
+  const nudgeHow = h("span", { class: "kit-how sp-how" });
   const fLabel = h("span", {});
-  const verdict = h("p", { class: "sp-verdict", "data-readout": "verdict", role: "status" });
-  const numbers = h("dl", { class: "sp-readout" },
-    h("div", { class: "sp-row" }, h("dt", {}, fLabel), h("dd", {}, valueOut)),
-    h("div", { class: "sp-row sp-rule" }, h("dt", {}, "the rule's slope (tangent)"), h("dd", {}, ruleOut, ruleHow)),
-    h("div", { class: "sp-row sp-measured" }, h("dt", {}, "the slope measured by nudging"), h("dd", {}, nudgeOut, nudgeHow)),
-    h("div", { class: "sp-row" }, h("dt", {}, "difference"), h("dd", {}, gapOut)),
+  const verdict = h("p", { class: "kit-verdict sp-verdict", "data-readout": "verdict", role: "status" });
+  const numbers = h("dl", { class: "kit-readout" },
+    h("div", {}, h("dt", {}, fLabel), h("dd", {}, valueOut)),
+    h("div", { class: "kit-mark" }, h("dt", {}, "the rule's slope (tangent)"), h("dd", {}, ruleOut, ruleHow)),
+    h("div", { class: "kit-mark sp-measured" }, h("dt", {}, "the slope measured by nudging"), h("dd", {}, nudgeOut, nudgeHow)),
+    h("div", {}, h("dt", {}, "difference"), h("dd", {}, gapOut)),
   );
   const plot = makePlot(titleId);
   plot.widen = Math.max(...choices);
   const title = h("p", { id: titleId, class: "sp-title" });
-  const figure = h("figure", { class: "sp-figure" }, plot.element, h("figcaption", {}, title,
+  const figure = h("figure", { class: "kit-figure" }, plot.element, h("figcaption", {}, title,
     h("span", { class: "sp-key" },
       h("span", { class: "sp-key-item" }, h("span", { class: "sp-key-tangent", "aria-hidden": "true" }), "the rule's slope (tangent)"),
       h("span", { class: "sp-key-item" }, h("span", { class: "sp-key-secant", "aria-hidden": "true" }), "the measured slope, through the nudged points"))));
   root.append(h("div", { class: "sp" }, controls,
-    h("div", { class: "sp-body" }, figure, h("div", {}, numbers, verdict, again))));
+    h("div", { class: "kit-columns" }, figure, h("div", {}, numbers, verdict, again))));
 
   function setRange(): void {
     const { min, max, step, start } = curve.range;

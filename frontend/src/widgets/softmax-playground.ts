@@ -4,7 +4,8 @@
 // (above about 709.78), and dividing by a total of 0.0 raises ZeroDivisionError: both are shown
 // as Python would print them. The mistake toggle divides by the sum of the logits instead.
 
-import { formatNumber, h, registerWidget, uniqueId, type Params } from "./kit";
+import { formatNumber, h, record, registerWidget, textOr, type Params } from "./kit";
+import { mistakeToggle } from "./shared/controls";
 import "./softmax-playground.css";
 
 const MAX_LOGITS = 30;
@@ -16,11 +17,6 @@ interface Preset {
 }
 
 type Outcome = { ok: true; exps: number[]; total: number; probs: number[] } | { ok: false; error: string; at?: number };
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>) : {};
-}
 
 function numbers(value: unknown): number[] | null {
   return Array.isArray(value) && value.length > 0 && value.length <= MAX_LOGITS
@@ -84,9 +80,9 @@ function mountSoftmax(root: HTMLElement, params: Params): void {
   addButton.addEventListener("click", () => { logits.push(0); names = undefined; rebuild(); });
   removeButton.addEventListener("click", () => { logits.pop(); names = undefined; rebuild(); });
 
-  const mistakeLabel = typeof params.mistake === "string" ? params.mistake : "";
-  const mistakeId = uniqueId("sp-mistake");
-  const mistake = h("input", { type: "checkbox", id: mistakeId });
+  const mistakeLabel = textOr(params.mistake, "");
+  const toggle = mistakeToggle(mistakeLabel, { name: "sp-mistake", dashed: true });
+  const mistake = toggle.input;
   mistake.addEventListener("change", update);
 
   const biggestLine = h("p", { class: "sp-line" });
@@ -96,7 +92,7 @@ function mountSoftmax(root: HTMLElement, params: Params): void {
   const rawBody = h("tbody");
   const rawFoot = h("tfoot");
   const rawError = h("p", { class: "sp-error", "data-readout": "raw-error", role: "status" });
-  const verdict = h("p", { class: "sp-verdict", "data-readout": "verdict" });
+  const verdict = h("p", { class: "kit-verdict sp-verdict", "data-readout": "verdict" });
 
   const withTable = h("table", { class: "sp-table" },
     h("caption", {}, "softmax, with the biggest logit subtracted"),
@@ -109,9 +105,8 @@ function mountSoftmax(root: HTMLElement, params: Params): void {
     rawBody, rawFoot);
 
   root.append(h("div", { class: "sp" },
-    h("div", { class: "sp-toolbar", role: "group", "aria-label": "Presets" }, h("span", { class: "sp-muted" }, "Try:"), ...presetButtons),
-    h("div", { class: "sp-toolbar" }, addButton, removeButton,
-      mistakeLabel ? h("label", { class: "sp-mistake", for: mistakeId }, mistake, mistakeLabel) : null),
+    h("div", { class: "kit-controls sp-toolbar", role: "group", "aria-label": "Presets" }, h("span", { class: "sp-muted" }, "Try:"), ...presetButtons),
+    h("div", { class: "kit-controls sp-toolbar" }, addButton, removeButton, mistakeLabel ? toggle.label : null),
     biggestLine,
     h("div", { class: "sp-tables" },
       h("div", { class: "sp-panel" }, h("div", { class: "sp-scroll" }, withTable), withError),
@@ -128,7 +123,7 @@ function mountSoftmax(root: HTMLElement, params: Params): void {
     withBody.replaceChildren();
     rawBody.replaceChildren();
     logits.forEach((value, i) => {
-      const input = h("input", { type: "number", step: "any", value: String(value), class: "sp-input",
+      const input = h("input", { type: "number", step: "any", value: String(value), class: "kit-input sp-input",
         "aria-label": `logit of ${label(i)}`, "data-logit": i });
       input.addEventListener("input", () => {
         const x = Number(input.value);

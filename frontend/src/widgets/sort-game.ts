@@ -3,8 +3,9 @@
 // depth-first sort that builds one: visit the children first, append the node after them. A
 // toggle swaps in the classic mistake, appending before the children.
 
-import { h, registerWidget, svg, uniqueId, type Params } from "./kit";
-import { route } from "./shared/graph";
+import { h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
+import { choiceGroup, mistakeToggle, stepControls } from "./shared/controls";
+import { arrowMarker, layered, pathData, route } from "./shared/graph";
 import "./sort-game.css";
 
 interface Item {
@@ -28,10 +29,6 @@ interface Step {
   stack: string[];
   order: string[];
   caption: string;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 function parsePuzzles(raw: unknown): Puzzle[] {
@@ -126,9 +123,7 @@ function trace(puzzle: Puzzle, early: boolean): Step[] {
 
 const BOX_W = 112;
 const BOX_H = 40;
-const COL = 124;
-const ROW = 74;
-const MARGIN = 8;
+const GRID = { boxWidth: BOX_W, boxHeight: BOX_H, column: 124, row: 74, margin: 8 };
 
 interface Drawing {
   element: SVGElement;
@@ -137,50 +132,22 @@ interface Drawing {
 }
 
 function draw(puzzle: Puzzle): Drawing {
-  // Depth-first from the goal gives each item a level (1 + its deepest need) and a first-seen order.
+  // Depth-first from the goal: each item after what it needs, each once.
   const seen: string[] = [];
-  const level = new Map<string, number>();
-  const walk = (name: string): number => {
-    const known = level.get(name);
-    if (known !== undefined) return known;
-    const item = puzzle.items.get(name) as Item;
-    const depth = item.needs.length ? 1 + Math.max(...item.needs.map(walk)) : 0;
-    level.set(name, depth);
+  const walk = (name: string): void => {
+    if (seen.includes(name)) return;
+    for (const need of (puzzle.items.get(name) as Item).needs) walk(need);
     seen.push(name);
-    return depth;
   };
   walk(puzzle.goal);
-  const rows = Math.max(...level.values());
-  const column = new Map<string, number>();
-  seen.filter((n) => level.get(n) === 0).forEach((n, i) => column.set(n, i));
-  for (let row = 1; row <= rows; row += 1) {
-    const here = seen.filter((n) => level.get(n) === row);
-    for (const name of here) {
-      const needs = (puzzle.items.get(name) as Item).needs;
-      column.set(name, needs.reduce((sum, n) => sum + (column.get(n) ?? 0), 0) / needs.length);
-    }
-    here.sort((p, q) => (column.get(p) ?? 0) - (column.get(q) ?? 0));
-    for (let i = 1; i < here.length; i += 1) {
-      const previous = column.get(here[i - 1]) ?? 0;
-      if ((column.get(here[i]) ?? 0) < previous + 1) column.set(here[i], previous + 1);
-    }
-  }
-  const low = Math.min(...column.values());
-  const high = Math.max(...column.values());
-  const width = 2 * MARGIN + (high - low) * COL + BOX_W;
-  const height = 2 * MARGIN + rows * ROW + BOX_H;
-  const at = (name: string): { x: number; y: number } => ({
-    x: MARGIN + ((column.get(name) ?? 0) - low) * COL, y: MARGIN + (level.get(name) ?? 0) * ROW,
-  });
+  const { at: places, width, height } = layered(seen, (name) => (puzzle.items.get(name) as Item).needs, GRID);
+  const at = (name: string): { x: number; y: number } => places.get(name) as { x: number; y: number };
   const arrowId = uniqueId("sg-arrow");
   const element = svg("svg", {
-    viewBox: `0 0 ${width} ${height}`, class: "sg-graph", role: "img",
+    viewBox: `0 0 ${width} ${height}`, class: "kit-graph", role: "img",
     "aria-label": `The rules as a picture: an arrow from one item to another means it must come before it. `
       + `The list of rules below says the same in words.`,
-  }, svg("defs", {}, svg("marker", {
-    id: arrowId, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 9, markerHeight: 9,
-    markerUnits: "userSpaceOnUse", orient: "auto-start-reverse",
-  }, svg("path", { d: "M0 0 L10 5 L0 10 z", class: "sg-arrowhead" }))));
+  }, svg("defs", {}, arrowMarker(arrowId, 9)));
   element.style.maxWidth = `${Math.round(width * 1.1)}px`;
   const edges = svg("g", {});
   const placed = seen.map((name) => ({ name, ...at(name) }));
@@ -195,8 +162,7 @@ function draw(puzzle: Puzzle): Drawing {
       const spread = needs.length > 1 ? (slot / (needs.length - 1) - 0.5) * 0.5 : 0;
       const points = route({ x: from.x + BOX_W / 2, y: from.y + BOX_H }, { x: to.x + BOX_W / 2 + spread * BOX_W, y: to.y },
         placed.filter((box) => box.name !== name && box.name !== need), BOX_W, BOX_H);
-      const d = points.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(" ");
-      edges.append(svg("path", { d, class: "sg-edge", "marker-end": `url(#${arrowId})` }));
+      edges.append(svg("path", { d: pathData(points), class: "kit-edge", "marker-end": `url(#${arrowId})` }));
     });
   }
   element.append(edges);
@@ -206,7 +172,7 @@ function draw(puzzle: Puzzle): Drawing {
     const place = at(name);
     const item = puzzle.items.get(name) as Item;
     const badge = svg("text", { x: BOX_W - 6, y: 13, "text-anchor": "end", class: "sg-badge" });
-    const box = svg("g", { class: `sg-box${name === puzzle.goal ? " sg-goal" : ""}`, transform: `translate(${place.x} ${place.y})`, "data-item": name },
+    const box = svg("g", { class: `kit-node sg-box${name === puzzle.goal ? " sg-goal" : ""}`, transform: `translate(${place.x} ${place.y})`, "data-item": name },
       svg("rect", { width: BOX_W, height: BOX_H, rx: 7 }),
       svg("text", { x: BOX_W / 2, y: 25, "text-anchor": "middle", class: "sg-label" }, item.label),
       badge);
@@ -226,24 +192,17 @@ function mountSortGame(root: HTMLElement, params: Params): void {
     root.append(h("p", {}, "This widget has no puzzle to show."));
     return;
   }
-  const mistakeText = typeof params.mistake === "string" && params.mistake.trim() ? params.mistake : "Try appending before the children";
+  const mistakeText = textOr(params.mistake, "Try appending before the children");
   let puzzle = puzzles[0];
   let mine: string[] = [];
   let early = false;
   let steps: Step[] = [];
-  let step = 0;
 
   // Which puzzle.
-  const pickerName = uniqueId("sg-puzzle");
-  const picker = h("fieldset", { class: "sg-picker" }, h("legend", {}, "Puzzle"),
-    ...puzzles.map((p, index) => {
-      const id = uniqueId("sg-pick");
-      const radio = h("input", { type: "radio", name: pickerName, id, checked: index === 0 });
-      radio.addEventListener("change", () => {
-        if (radio.checked) choose(p);
-      });
-      return h("label", { class: "sg-pick", for: id }, radio, `${index + 1}. ${p.title}`);
-    }));
+  const picker = choiceGroup({
+    legend: "Puzzle", name: "sg-puzzle", onPick: (index) => choose(puzzles[index]),
+    choices: puzzles.map((p, index) => ({ label: [`${index + 1}. ${p.title}`] })),
+  });
 
   // The rules.
   const intro = h("p", { class: "sg-intro" });
@@ -252,12 +211,12 @@ function mountSortGame(root: HTMLElement, params: Params): void {
   const rulesBox = h("details", { class: "sg-rules-box" }, h("summary", {}, "The rules in words"), rules);
 
   // The learner's order.
-  const mineList = h("ol", { class: "sg-order", "aria-label": "Your order", "data-mine": "" });
+  const mineList = h("ol", { class: "kit-chips", "aria-label": "Your order", "data-mine": "" });
   const itemButtons = h("div", { class: "sg-items", role: "group", "aria-label": "Items not placed yet: press one to put it next" });
   const undo = h("button", { type: "button", class: "secondary" }, "Undo");
   const restart = h("button", { type: "button", class: "secondary" }, "Start over");
   const checkButton = h("button", { type: "button", "data-check-order": "" }, "Check my order");
-  const verdict = h("p", { class: "sg-verdict", role: "status", "aria-live": "polite", "data-verdict": "" });
+  const verdict = h("p", { class: "kit-callout sg-verdict", role: "status", "aria-live": "polite", "data-verdict": "" });
   undo.addEventListener("click", () => {
     mine.pop();
     verdict.textContent = "";
@@ -271,8 +230,9 @@ function mountSortGame(root: HTMLElement, params: Params): void {
   checkButton.addEventListener("click", () => {
     const broken = firstBroken(puzzle, mine);
     const left = puzzle.items.size - mine.length;
-    verdict.classList.toggle("sg-bad", broken !== null);
-    verdict.classList.toggle("sg-good", broken === null && left === 0);
+    if (broken) verdict.dataset.tone = "bad";
+    else if (left === 0) verdict.dataset.tone = "good";
+    else delete verdict.dataset.tone;
     if (broken) verdict.textContent = brokenText(mine, broken);
     else if (mine.length === 0) verdict.textContent = "Nothing placed yet: press the items in the order you would put them on.";
     else if (left > 0) verdict.textContent = `No rule broken so far. ${left} item${left === 1 ? "" : "s"} still to place.`;
@@ -280,23 +240,18 @@ function mountSortGame(root: HTMLElement, params: Params): void {
   });
 
   // The algorithm.
-  const back = h("button", { type: "button", class: "secondary", "aria-keyshortcuts": "ArrowLeft" }, "◀ Back");
-  const forward = h("button", { type: "button", "aria-keyshortcuts": "ArrowRight" }, "Step ▶");
-  const toEnd = h("button", { type: "button", class: "secondary" }, "To the end");
-  const reset = h("button", { type: "button", class: "secondary" }, "Reset");
-  const counter = h("span", { class: "sg-counter", "data-step-counter": "" });
-  const toggleId = uniqueId("sg-mistake");
-  const toggle = h("input", { type: "checkbox", id: toggleId });
-  const toggleLabel = h("label", { class: "sg-toggle", for: toggleId }, toggle, " ", mistakeText);
+  const stepper = stepControls({ last: () => steps.length - 1, show, toEnd: true, reset: true });
+  const toggle = mistakeToggle(mistakeText, { name: "sg-mistake" });
+  stepper.row.append(toggle.label);
   const stackView = h("ol", { class: "sg-stack", "aria-label": "The calls of visit still running, outermost first", "data-stack": "" });
-  const orderView = h("ol", { class: "sg-order", "aria-label": "The list the sort has built so far", "data-sort-order": "" });
-  const caption = h("p", { class: "sg-caption", "aria-live": "polite", "data-caption": "" });
-  const code = h("pre", { class: "sg-code" });
+  const orderView = h("ol", { class: "kit-chips", "aria-label": "The list the sort has built so far", "data-sort-order": "" });
+  const caption = h("p", { class: "kit-callout", "aria-live": "polite", "data-caption": "" });
+  const code = h("pre", { class: "kit-code" });
   const algorithm = h("div", {
     class: "sg-algorithm", tabindex: 0, role: "group",
     "aria-label": "The sort, one step at a time. Left and Right arrow keys step back and forward.",
   },
-  h("div", { class: "sg-controls" }, back, forward, toEnd, reset, counter, toggleLabel),
+  stepper.row,
   h("div", { class: "sg-run" },
     h("div", { class: "sg-run-part" }, h("p", { class: "sg-heading" }, "Calls running"), stackView),
     h("div", { class: "sg-run-part" }, h("p", { class: "sg-heading" }, "The list so far"), orderView),
@@ -306,31 +261,21 @@ function mountSortGame(root: HTMLElement, params: Params): void {
   let drawing: Drawing | null = null;
   root.append(h("div", { class: "sg" },
     picker, intro, figure, rulesBox,
-    h("h3", { class: "sg-title" }, "Your order"),
+    h("h3", { class: "kit-title" }, "Your order"),
     h("p", { class: "sg-help" }, "Press the items in the order you would put them: each goes at the end of your list."),
     itemButtons, h("div", { class: "sg-line" }, h("span", { class: "sg-heading" }, "Your list:"), mineList),
-    h("div", { class: "sg-controls" }, checkButton, undo, restart), verdict,
-    h("h3", { class: "sg-title" }, "The sort's order, step by step"),
+    h("div", { class: "kit-controls" }, checkButton, undo, restart), verdict,
+    h("h3", { class: "kit-title" }, "The sort's order, step by step"),
     algorithm));
 
-  back.addEventListener("click", () => go(step - 1));
-  forward.addEventListener("click", () => go(step + 1));
-  toEnd.addEventListener("click", () => go(steps.length - 1));
-  reset.addEventListener("click", () => go(0));
-  toggle.addEventListener("change", () => {
+  toggle.input.addEventListener("change", () => {
+    const step = stepper.step();
     const atEnd = step > 0 && step === steps.length - 1;
-    early = toggle.checked;
+    early = toggle.input.checked;
     steps = trace(puzzle, early);
-    go(atEnd ? steps.length - 1 : Math.min(step, steps.length - 1));
+    stepper.go(atEnd ? steps.length - 1 : Math.min(step, steps.length - 1));
   });
-  algorithm.addEventListener("keydown", (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    if (event.target instanceof HTMLInputElement) return;
-    if (event.key === "ArrowRight") go(step + 1);
-    else if (event.key === "ArrowLeft") go(step - 1);
-    else return;
-    event.preventDefault();
-  });
+  stepper.arrowKeys(algorithm);
 
   function chip(name: string, index: number, extra = ""): HTMLElement {
     return h("li", { class: `sg-chip${extra}`, "data-name": name }, h("span", { class: "sg-pos", "aria-hidden": "true" }, String(index + 1)), name);
@@ -370,8 +315,7 @@ function mountSortGame(root: HTMLElement, params: Params): void {
     code.textContent = lines.join("\n");
   }
 
-  function go(to: number): void {
-    step = Math.max(0, Math.min(steps.length - 1, to));
+  function show(step: number): void {
     const now = steps[step];
     stackView.replaceChildren(...now.stack.map((name, depth) => h("li", {
       class: `sg-call${depth === now.stack.length - 1 ? " sg-current" : ""}`,
@@ -382,10 +326,8 @@ function mountSortGame(root: HTMLElement, params: Params): void {
       now.kind === "append" && index === now.order.length - 1 ? " sg-new" : "")));
     if (now.order.length === 0) orderView.append(h("li", { class: "sg-empty" }, "empty"));
     caption.textContent = now.caption;
-    caption.classList.toggle("sg-bad", now.kind === "done" && firstBroken(puzzle, now.order) !== null);
-    counter.textContent = `step ${step} / ${steps.length - 1}`;
-    back.setAttribute("aria-disabled", String(step === 0));
-    forward.setAttribute("aria-disabled", String(step === steps.length - 1));
+    if (now.kind === "done" && firstBroken(puzzle, now.order) !== null) caption.dataset.tone = "bad";
+    else delete caption.dataset.tone;
     renderCode();
     if (drawing) {
       for (const [name, box] of drawing.boxes) box.classList.toggle("sg-active", step > 0 && now.node === name && now.kind !== "done");
@@ -403,7 +345,7 @@ function mountSortGame(root: HTMLElement, params: Params): void {
     rules.replaceChildren(...[...puzzle.items.values()].flatMap((item) => item.needs.map((need) => h("li", {}, `${need} before ${item.name}`))));
     steps = trace(puzzle, early);
     renderMine();
-    go(0);
+    stepper.go(0);
   }
 
   choose(puzzle);

@@ -4,7 +4,8 @@
 // ids off by one, ord(ch) - ord('a')). chars, BOS and vocab_size come from the lesson's compute;
 // every id shown is worked out here from chars and what the learner types.
 
-import { h, registerWidget, uniqueId, type Params } from "./kit";
+import { h, record, registerWidget, textList, textOr, uniqueId, type Params } from "./kit";
+import { choiceGroup, mistakeBadge } from "./shared/controls";
 import "./token-strip.css";
 
 type Mistake =
@@ -36,17 +37,12 @@ interface Token {
   problem: string | null;
 }
 
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>) : {};
-}
-
 function parseData(value: unknown): Setup | null {
   const data = record(value);
-  const chars = data.chars;
-  if (!Array.isArray(chars) || !chars.every((ch) => typeof ch === "string")) return null;
+  const chars = textList(data.chars);
+  if (!chars) return null;
   if (typeof data.BOS !== "number" || typeof data.vocab_size !== "number") return null;
-  return { chars: chars as string[], bos: data.BOS, vocab: data.vocab_size };
+  return { chars, bos: data.BOS, vocab: data.vocab_size };
 }
 
 function isMistake(value: unknown): value is Mistake {
@@ -109,35 +105,31 @@ function mountTokenStrip(root: HTMLElement, params: Params): void {
   };
 
   // ---- the page ---------------------------------------------------------------------------
-  const group = uniqueId("ts-version");
   const versions: (Mistake | null)[] = [null, ...mistakes];
-  const radios = versions.map((version, index) => {
-    const id = `${group}-${index}`;
-    const input = h("input", { type: "radio", name: group, id, checked: index === 0 });
-    input.addEventListener("change", () => {
-      if (!input.checked) return;
-      mistake = version;
+  const picker = mistakes.length ? choiceGroup({
+    legend: "Which version", name: "ts-version",
+    choices: versions.map((version) => ({
+      label: [version ? mistakeBadge() : null, h("code", {}, version ? LABELS[version] : "the right code")],
+      mistake: version !== null,
+    })),
+    onPick: (index) => {
+      mistake = versions[index];
       render();
-    });
-    return h("label", { class: `ts-choice${version ? " ts-choice-mistake" : ""}`, for: id }, input,
-      version ? h("span", { class: "ts-badge" }, "Try the mistake:") : null,
-      h("code", {}, version ? LABELS[version] : "the right code"));
-  });
-  const picker = mistakes.length
-    ? h("fieldset", { class: "ts-picker" }, h("legend", {}, "Which version"), ...radios) : null;
+    },
+  }) : null;
 
-  const code = h("pre", { class: "ts-code", "aria-label": "The lines in effect, with what they give", "data-code": "" });
+  const code = h("pre", { class: "kit-lines ts-code", "aria-label": "The lines in effect, with what they give", "data-code": "" });
   const tableTitle = h("p", { class: "ts-title", id: uniqueId("ts-table-title") });
-  const table = h("ol", { class: "ts-table", "aria-labelledby": tableTitle.id, "data-table": "" });
+  const table = h("ol", { class: "kit-chips", "aria-labelledby": tableTitle.id, "data-table": "" });
   const detail = h("p", { class: "ts-detail", "aria-live": "polite", "data-detail": "" });
 
   const inputId = uniqueId("ts-name");
   const input = h("input", {
     type: "text", id: inputId, value: name, maxlength: 16, autocomplete: "off", spellcheck: "false",
-    autocapitalize: "none", "data-name-input": "",
+    autocapitalize: "none", "data-name-input": "", class: "kit-input",
   });
   const stripTitleId = uniqueId("ts-strip-title");
-  const strip = h("ol", { class: "ts-strip", "aria-labelledby": stripTitleId, "data-strip": "" });
+  const strip = h("ol", { class: "kit-chips", "aria-labelledby": stripTitleId, "data-strip": "" });
   const list = h("p", { class: "ts-list", "data-tokens": "" });
   const pairs = h("p", { class: "ts-pairs", "data-pairs": "" });
   const encoder = encode ? h("div", { class: "ts-encoder" },
@@ -145,9 +137,9 @@ function mountTokenStrip(root: HTMLElement, params: Params): void {
     h("p", { class: "ts-title", id: stripTitleId }, "Its tokens (letters on top, ids below):"),
     strip, list, pairs) : null;
 
-  const verdict = h("p", { class: "ts-verdict", "aria-live": "polite", "data-verdict": "" });
-  const caption = typeof params.caption === "string" && params.caption.trim()
-    ? h("p", { class: "ts-caption" }, params.caption) : null;
+  const verdict = h("p", { class: "kit-callout", "aria-live": "polite", "data-verdict": "" });
+  const captionText = textOr(params.caption, null);
+  const caption = captionText ? h("p", { class: "kit-caption" }, captionText) : null;
 
   root.append(h("div", { class: "ts" }, picker, code, encoder, tableTitle, table, detail, verdict, caption));
 
@@ -180,7 +172,7 @@ function mountTokenStrip(root: HTMLElement, params: Params): void {
 
   function renderCode(): void {
     code.replaceChildren(...codeLines().map(([line, gives, wrong]) =>
-      h("span", { class: `ts-line${wrong ? " ts-wrong" : ""}` },
+      h("span", { class: `kit-line${wrong ? " kit-line-marked" : ""}` },
         line, h("span", { class: "ts-gives" }, `  # ${gives}`),
         wrong ? h("span", { class: "visually-hidden" }, " (the mistake)") : null)));
   }
@@ -288,7 +280,8 @@ function mountTokenStrip(root: HTMLElement, params: Params): void {
     if (encode) renderStrip();
     renderTable();
     verdict.textContent = describe();
-    verdict.classList.toggle("ts-verdict-mistake", mistake !== null);
+    if (mistake) verdict.dataset.tone = "bad";
+    else delete verdict.dataset.tone;
   }
 
   render();

@@ -123,7 +123,7 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
   const namesTitle = h("h3", { class: "tr-names-title", hidden: true }, "Names it invented");
   const names = h("ol", { class: "tr-names", "data-readout": "names" });
   root.append(h("div", { class: "tr" },
-    h("div", { class: "tr-controls" }, h("label", { for: selectId }, "Train for "), select, train, stop),
+    h("div", { class: "kit-controls" }, h("label", { for: selectId }, "Train for "), select, train, stop),
     status, announce,
     h("figure", { class: "tr-figure" }, chart.element, h("figcaption", {}, title,
       h("p", { class: "tr-title" }, "The loss at every step (dots) and its trend (line): lower is better."), legend)),

@@ -3,7 +3,8 @@
 // swaps in the same views computed with a classic mistake. Every number comes from the lesson's
 // own code (explore.compute); this file only draws them.
 
-import { formatNumber, h, registerWidget, svg, uniqueId, type Params } from "./kit";
+import { formatNumber, h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
+import { mistakeToggle, stepControls } from "./shared/controls";
 import "./vector-bars.css";
 
 type Style = "value" | "grad" | "reference" | "bad";
@@ -23,11 +24,6 @@ interface View {
 }
 
 const STYLES: readonly Style[] = ["value", "grad", "reference", "bad"];
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>) : {};
-}
 
 function parseRow(raw: unknown): Row | null {
   const fields = record(raw);
@@ -132,22 +128,22 @@ function mountVectorBars(root: HTMLElement, params: Params): void {
     root.append(h("p", {}, "This widget has no numbers to show."));
     return;
   }
-  const viewLabel = typeof params.view_label === "string" && params.view_label.trim() ? params.view_label : "View";
-  const mistakeText = typeof params.mistake === "string" && params.mistake.trim() && mistakeViews.length === views.length
-    ? params.mistake : null;
+  const viewLabel = textOr(params.view_label, "View");
+  const mistakeText = mistakeViews.length === views.length ? textOr(params.mistake, null) : null;
 
-  let index = 0;
   let mistaken = false;
 
-  const back = h("button", { type: "button", class: "secondary", "aria-keyshortcuts": "ArrowLeft" }, "◀ Previous");
-  const next = h("button", { type: "button", "aria-keyshortcuts": "ArrowRight" }, "Next ▶");
-  const counter = h("span", { class: "vb-counter", "data-view-counter": "" });
-  const controls = h("div", { class: "vb-controls" }, back, next, counter);
-  let toggle: HTMLInputElement | null = null;
+  const stepper = stepControls({
+    last: () => views.length - 1, show: render, back: "◀ Previous", forward: "Next ▶",
+    counter: (index, last) => `${index + 1} / ${last + 1}`, counterAttr: "data-view-counter",
+  });
   if (mistakeText) {
-    const toggleId = uniqueId("vb-mistake");
-    toggle = h("input", { type: "checkbox", id: toggleId });
-    controls.append(h("label", { class: "vb-toggle", for: toggleId }, toggle, " ", mistakeText));
+    const toggle = mistakeToggle(mistakeText, { name: "vb-mistake", className: "kit-push" });
+    toggle.input.addEventListener("change", () => {
+      mistaken = toggle.input.checked;
+      stepper.go(stepper.step());
+    });
+    stepper.row.append(toggle.label);
   }
   const heading = h("p", { class: "vb-heading", "aria-live": "polite", "data-view-label": "" });
   const rowsBox = h("div", { class: "vb-rows" });
@@ -159,35 +155,13 @@ function mountVectorBars(root: HTMLElement, params: Params): void {
   const widget = h("div", {
     class: "vb", tabindex: 0, role: "group",
     "aria-label": `${viewLabel}, one at a time. Left and Right arrow keys move between them.`,
-  }, controls, heading, rowsBox, caption, details);
+  }, stepper.row, heading, rowsBox, caption, details);
   root.append(widget);
+  stepper.arrowKeys(widget);
 
-  function go(to: number): void {
-    index = Math.max(0, Math.min(views.length - 1, to));
-    render();
-  }
-
-  back.addEventListener("click", () => go(index - 1));
-  next.addEventListener("click", () => go(index + 1));
-  toggle?.addEventListener("change", () => {
-    mistaken = toggle?.checked ?? false;
-    render();
-  });
-  widget.addEventListener("keydown", (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    if (event.target instanceof HTMLInputElement) return;
-    if (event.key === "ArrowRight") go(index + 1);
-    else if (event.key === "ArrowLeft") go(index - 1);
-    else return;
-    event.preventDefault();
-  });
-
-  function render(): void {
+  function render(index: number): void {
     const view = (mistaken ? mistakeViews : views)[index];
-    counter.textContent = `${index + 1} / ${views.length}`;
     heading.replaceChildren(h("span", { class: "vb-heading-key" }, `${viewLabel}: `), h("strong", {}, view.label));
-    back.setAttribute("aria-disabled", String(index === 0));
-    next.setAttribute("aria-disabled", String(index === views.length - 1));
     rowsBox.replaceChildren();
     numbers.replaceChildren();
     view.rows.forEach((row, rowIndex) => {
@@ -211,7 +185,7 @@ function mountVectorBars(root: HTMLElement, params: Params): void {
     widget.dataset.mistake = String(mistaken);
   }
 
-  render();
+  stepper.go(0);
 }
 
 registerWidget("vector-bars", mountVectorBars);

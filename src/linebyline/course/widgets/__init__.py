@@ -6,7 +6,8 @@ computed by the lesson's own code also has ``check_data(data)``, which returns w
 with the computed ``data`` (or None); a kind that runs the course's scripts names the parameters
 that hold a script's file name in ``SCRIPTS`` (the loader checks the files exist). The browser
 side of a kind lives in ``frontend/src/widgets/<kind>.ts``. Adding a kind means adding one file
-here and one there.
+here and one there. Checks that several kinds share live in ``_common`` (a module whose name
+starts with an underscore is not a kind).
 """
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ class WidgetKind:
 def _discover() -> dict[str, WidgetKind]:
     kinds = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
+        if info.name.startswith("_"):  # helpers shared by the kinds (_common), not kinds
+            continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         kinds[module.KIND] = WidgetKind(module.KIND, module.validate,
                                         getattr(module, "check_data", None),

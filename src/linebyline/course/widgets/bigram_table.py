@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from ..fields import Fields
+from . import _common
 
 KIND = "bigram-table"
 PANELS = ("counts", "probabilities")
@@ -19,12 +20,8 @@ PANELS = ("counts", "probabilities")
 
 def validate(params: Fields) -> None:
     params.only("panel", "start", "mistake", "caption")
-    panel = params.get("panel", str, "counts")
-    if panel is not None and panel not in PANELS:
-        params.error(f"`panel` must be one of {', '.join(PANELS)}, not {panel!r}", "panel")
-    params.get("start", str, None)
-    params.get("mistake", str, None)
-    params.get("caption", str, None)
+    _common.one_of(params, "panel", PANELS, "counts")
+    _common.texts(params, "start", "mistake", "caption")
 
 
 def _square(table: Any, size: int, name: str, whole: bool) -> str | None:

@@ -11,6 +11,7 @@ import math
 import re
 
 from ..fields import Fields
+from . import _common
 
 KIND = "expression-graph"
 BUILDS = ("written", "value")
@@ -39,13 +40,7 @@ def validate(params: Fields) -> None:
         if not isinstance(example, str) or not example.strip() or not ALLOWED.match(example):
             params.error(f"example {index + 1} must be an expression of names, numbers, "
                          "+ - * / ** and brackets", line=examples.line_of(index))
-    build = params.get("build", str, "written")
-    if build is not None and build not in BUILDS:
-        params.error(f"`build` must be one of {', '.join(BUILDS)}, not {build!r}", "build")
-    mistakes = params.get("mistakes", list, [])
-    for index, mistake in enumerate(mistakes or []):
-        if mistake not in MISTAKES:
-            params.error(f"unknown mistake {mistake!r} (known: {', '.join(MISTAKES)})",
-                         line=mistakes.line_of(index))
+    build = _common.one_of(params, "build", BUILDS, "written")
+    mistakes = _common.known_list(params, "mistakes", MISTAKES)
     if mistakes and build != "value":
         params.error("`mistakes` only apply with `build: value`", "mistakes")

@@ -7,10 +7,10 @@ The widget works out the differences, the worst one and the verdict from those n
 """
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ..fields import Fields
+from . import _common
 
 KIND = "grad-check"
 
@@ -20,12 +20,7 @@ def validate(params: Fields) -> None:
     tolerance = params.get("tolerance", float)
     if tolerance is not None and not 0 < tolerance < 1:
         params.error("`tolerance` must be a small positive number such as 1e-6", "tolerance")
-    params.get("mistake", str, None)
-
-
-def _finite(value: Any) -> bool:
-    return (not isinstance(value, bool) and isinstance(value, (int, float))
-            and math.isfinite(value))
+    _common.texts(params, "mistake")
 
 
 def check_data(data: Any) -> str | None:
@@ -42,7 +37,7 @@ def check_data(data: Any) -> str | None:
             return f"{where} must have exactly `label`, `note`, `nudge` and `rows`"
         if not all(isinstance(variant[key], str) and variant[key] for key in ("label", "note")):
             return f"{where}: `label` and `note` must be texts"
-        if not _finite(variant["nudge"]) or variant["nudge"] <= 0:
+        if not _common.finite(variant["nudge"]) or variant["nudge"] <= 0:
             return f"{where}: `nudge` must be a positive number"
         rows = variant["rows"]
         if not isinstance(rows, list) or not 1 <= len(rows) <= 60:
@@ -52,6 +47,6 @@ def check_data(data: Any) -> str | None:
                 return f"{where}: every row must have exactly `weight`, `numerical`, `analytic`"
             if not isinstance(row["weight"], str) or not row["weight"]:
                 return f"{where}: `weight` must name the weight (text)"
-            if not (_finite(row["numerical"]) and _finite(row["analytic"])):
+            if not (_common.finite(row["numerical"]) and _common.finite(row["analytic"])):
                 return f"{where}: `numerical` and `analytic` must be finite numbers"
     return None

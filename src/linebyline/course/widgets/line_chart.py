@@ -6,10 +6,10 @@ when the learner ticks the mistake toggle.
 """
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ..fields import Fields
+from . import _common
 
 KIND = "line-chart"
 STYLES = ("main", "other", "bad")
@@ -19,13 +19,7 @@ MAX_SERIES = 6
 
 def validate(params: Fields) -> None:
     params.only("view_label", "mistake")
-    params.get("view_label", str, None)
-    params.get("mistake", str, None)
-
-
-def _finite(value: Any) -> bool:
-    return (not isinstance(value, bool) and isinstance(value, (int, float))
-            and math.isfinite(value))
+    _common.texts(params, "view_label", "mistake")
 
 
 def _series_problem(series: Any, where: str) -> str | None:
@@ -40,7 +34,7 @@ def _series_problem(series: Any, where: str) -> str | None:
     if not isinstance(points, list) or not 2 <= len(points) <= MAX_POINTS:
         return f"{where}: `points` must be a list of 2 to {MAX_POINTS} [x, y] pairs"
     for point in points:
-        if not (isinstance(point, list) and len(point) == 2 and all(map(_finite, point))):
+        if not (isinstance(point, list) and len(point) == 2 and all(map(_common.finite, point))):
             return f"{where}: every point must be [x, y] with finite numbers, not {point!r}"
     if series.get("style", "main") not in STYLES:
         return f"{where}: `style` must be one of {', '.join(STYLES)}"
@@ -68,18 +62,4 @@ def _views_problem(views: Any, key: str) -> str | None:
 
 
 def check_data(data: Any) -> str | None:
-    if not isinstance(data, dict):
-        return "it must be a mapping with `views`"
-    unknown = set(data) - {"views", "mistake_views"}
-    if unknown:
-        return f"unknown keys {sorted(unknown)}"
-    problem = _views_problem(data.get("views"), "views")
-    if problem:
-        return problem
-    if "mistake_views" in data:
-        problem = _views_problem(data["mistake_views"], "mistake_views")
-        if problem:
-            return problem
-        if len(data["mistake_views"]) != len(data["views"]):
-            return "`mistake_views` must have one view per view of `views`"
-    return None
+    return _common.views(data, _views_problem)

@@ -10,43 +10,39 @@ Its data: ``{"rows": [token labels], "x": [[...] one per token], "w": [[...]], "
 """
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ..fields import Fields
+from . import _common
 
 KIND = "linear-steps"
 MAX_SIZE = 6  # rows and columns of the small, editable example
-
-
-def _is_number(value: Any) -> bool:
-    return not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
 
 
 def validate(params: Fields) -> None:
     params.only("x", "w", "relu", "mistake")
     x = params.get("x", list)
     w = params.get("w", list)
-    if x is not None and (not x or len(x) > MAX_SIZE or not all(_is_number(v) for v in x)):
+    if x is not None and (not x or len(x) > MAX_SIZE or not all(_common.finite(v) for v in x)):
         params.error(f"`x` must be a list of 1 to {MAX_SIZE} numbers", "x")
     if w is not None:
         rows_ok = (0 < len(w) <= MAX_SIZE and all(isinstance(row, list) for row in w)
-                   and all(_is_number(v) for row in w for v in row))
+                   and all(_common.finite(v) for row in w for v in row))
         if not rows_ok:
             params.error(f"`w` must be a list of 1 to {MAX_SIZE} rows of numbers", "w")
         elif x is not None and any(len(row) != len(x) for row in w):
             params.error("every row of `w` must be as long as `x`", "w")
     params.get("relu", bool, False)
-    params.get("mistake", str, None)
+    _common.texts(params, "mistake")
 
 
 def _matrix_problem(matrix: Any, where: str) -> str | None:
     if not isinstance(matrix, list) or not matrix:
         return f"{where} must be a non-empty list of rows"
-    widths = {len(row) if isinstance(row, list) else -1 for row in matrix}
-    if len(widths) != 1 or widths.pop() < 1:
-        return f"{where} must have rows of one same, non-zero length"
-    if not all(_is_number(v) for row in matrix for v in row):
+    uneven = _common.uneven(matrix, where)
+    if uneven:
+        return uneven
+    if not all(_common.finite(v) for row in matrix for v in row):
         return f"{where} must hold only finite numbers"
     return None
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..fields import Fields
+from . import _common
 
 KIND = "local-gradient"
 # Each operation takes x and, for some, one constant.
@@ -19,23 +20,12 @@ def validate(params: Fields) -> None:
     for operation in operations:
         operation.only("op", "c", "n", "label")
         op = operation.get("op", str)
-        if op is not None and op not in OPERATIONS:
-            operation.error(f"unknown op {op!r} (known: {', '.join(OPERATIONS)})", "op")
+        _common.known(operation, "op", op, OPERATIONS)
         if op in ("add", "mul"):
             operation.get("c", float)
         if op == "pow":
             operation.get("n", float)
-    x = params.mapping("x", "x: ")
-    if x is not None:
-        x.only("min", "max", "step", "start")
-        low, high, step, start = (x.get(key, float) for key in ("min", "max", "step", "start"))
-        if None not in (low, high, step, start):
-            if not low < high:
-                x.error("`min` must be below `max`")
-            elif not low <= start <= high:
-                x.error("`start` must lie between `min` and `max`", "start")
-            if step <= 0:
-                x.error("`step` must be above 0", "step")
+    _common.slider(params, "x")
     h = params.get("h", float)
     if h is not None and not 0 < h < 1:
         params.error("`h` must be a small positive number such as 0.001", "h")

@@ -10,10 +10,10 @@ Its data (computed by the lesson) is ``{"rows": [labels], "options": [{"label", 
 """
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ..fields import Fields
+from . import _common
 
 KIND = "matrix-heatmap"
 MODES = ("init", "lookup")
@@ -21,39 +21,27 @@ MODES = ("init", "lookup")
 
 def validate(params: Fields) -> None:
     params.only("mode", "name", "std", "scale", "mistake")
-    mode = params.get("mode", str)
-    if mode is not None and mode not in MODES:
-        params.error(f"`mode` must be one of {', '.join(MODES)}, not {mode!r}", "mode")
+    mode = _common.one_of(params, "mode", MODES)
     params.get("name", str)
     if mode == "init":
-        std = params.mapping("std", "std: ")
-        if std is not None:
-            std.only("min", "max", "step", "start")
-            low, high, step, start = (std.get(key, float) for key in ("min", "max", "step", "start"))
-            if None not in (low, high, step, start):
-                if not 0 <= low < high:
-                    std.error("`min` must be 0 or more and below `max`")
-                elif not low <= start <= high:
-                    std.error("`start` must lie between `min` and `max`", "start")
-                if step <= 0:
-                    std.error("`step` must be above 0", "step")
+        _common.slider(params, "std", lowest=0)
     elif "std" in params.data:
         params.error("`std` is only for mode init", "std")
     scale = params.get("scale", float)
     if scale is not None and scale <= 0:
         params.error("`scale` (the size that gets the full colour) must be above 0", "scale")
-    params.get("mistake", str, None)
+    _common.texts(params, "mistake")
 
 
 def _matrix_problem(matrix: Any, rows: int, where: str) -> str | None:
     if not isinstance(matrix, list) or len(matrix) != rows:
         return f"{where} must be a list of {rows} rows, one per label"
-    widths = {len(row) if isinstance(row, list) else -1 for row in matrix}
-    if len(widths) != 1 or widths.pop() < 1:
-        return f"{where} must have rows of one same, non-zero length"
+    uneven = _common.uneven(matrix, where)
+    if uneven:
+        return uneven
     for row in matrix:
         for value in row:
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            if not _common.finite(value):
                 return f"{where} must hold only finite numbers, not {value!r}"
     return None
 

@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from ..fields import Fields
+from . import _common
 
 KIND = "name-surprise"
 MISTAKES = ("no-minus", "sum", "no-end", "log-count")
@@ -19,8 +20,7 @@ MISTAKES = ("no-minus", "sum", "no-end", "log-count")
 
 def validate(params: Fields) -> None:
     params.only("start", "compare", "examples", "mistakes", "caption")
-    for key in ("start", "compare", "caption"):
-        params.get(key, str, None)
+    _common.texts(params, "start", "compare", "caption")
     for key in ("examples", "mistakes"):
         values = params.get(key, list, [])
         for value in values or []:

@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 from ..fields import Fields
+from . import _common
 
 KIND = "paths-graph"
 ARITY = {"add": 2, "mul": 2, "div": 2, "log": 1, "exp": 1, "relu": 1}
@@ -87,11 +88,7 @@ def validate(params: Fields) -> None:
     h = params.get("h", float)
     if h is not None and not 0 < h < 0.01:
         params.error("`h` must be a small positive number such as 0.0001", "h")
-    mistakes = params.get("mistakes", list, [])
-    for index, mistake in enumerate(mistakes or []):
-        if mistake not in MISTAKES:
-            params.error(f"unknown mistake {mistake!r} (known: {', '.join(MISTAKES)})",
-                         line=mistakes.line_of(index))
+    _common.known_list(params, "mistakes", MISTAKES)
     graphs = params.items("graphs", "graph")
     if not graphs:
         params.error("`graphs` must list at least one graph")
@@ -118,8 +115,7 @@ def _graph(graph: Fields, h: float | None) -> None:
     for node in graph.items("nodes", "node"):
         node.only("name", "op", "args")
         name, op, args = node.get("name", str), node.get("op", str), node.get("args", list)
-        if op is not None and op not in ARITY:
-            node.error(f"unknown op {op!r} (known: {', '.join(ARITY)})", "op")
+        if not _common.known(node, "op", op, ARITY):
             return
         if name in known:
             node.error(f"the name {name!r} is already used", "name")

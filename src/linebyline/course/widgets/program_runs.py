@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..fields import Fields
+from . import _common
 
 KIND = "program-runs"
 MAX_RUNS = 5
@@ -18,7 +19,7 @@ MAX_LINES = 40
 
 def validate(params: Fields) -> None:
     params.only("caption")
-    params.get("caption", str, None)
+    _common.texts(params, "caption")
 
 
 def _text(value: Any) -> bool:

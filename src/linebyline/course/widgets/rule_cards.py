@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from ..fields import Fields
+from . import _common
 
 KIND = "rule-cards"
 OPS = ("add", "mul", "pow", "log", "exp", "relu")
@@ -43,8 +44,7 @@ def validate(params: Fields) -> None:
         card.only("op", "x", "other", "n")
         op = card.get("op", str)
         x = card.get("x", float)
-        if op is not None and op not in OPS:
-            card.error(f"unknown op {op!r} (known: {', '.join(OPS)})", "op")
+        if not _common.known(card, "op", op, OPS):
             continue
         k = 0.0
         if op in ("add", "mul"):

@@ -13,14 +13,14 @@ import itertools
 from typing import Any
 
 from ..fields import Fields
+from . import _common
 
 KIND = "sample-steps"
 
 
 def validate(params: Fields) -> None:
     params.only("mistake", "caption")
-    params.get("mistake", str, None)
-    params.get("caption", str, None)
+    _common.texts(params, "mistake", "caption")
 
 
 def _token(value: Any, size: int) -> bool:

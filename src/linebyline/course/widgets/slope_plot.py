@@ -15,6 +15,7 @@ import math
 from collections.abc import Callable
 
 from ..fields import Fields
+from . import _common
 
 KIND = "slope-plot"
 OPS = ("add", "mul", "pow", "log", "exp", "relu")
@@ -105,11 +106,7 @@ def validate(params: Fields) -> None:
         start_h = h.get("start", float)
         if start_h is not None and choices and start_h not in choices:
             h.error("`start` must be one of the choices", "start")
-    mistakes = params.get("mistakes", list, [])
-    for index, mistake in enumerate(mistakes or []):
-        if mistake not in MISTAKES:
-            params.error(f"unknown mistake {mistake!r} (known: {', '.join(MISTAKES)})",
-                         line=mistakes.line_of(index))
+    _common.known_list(params, "mistakes", MISTAKES)
     functions = params.items("functions", "function")
     if not functions:
         params.error("`functions` must list at least one function")
@@ -121,8 +118,7 @@ def validate(params: Fields) -> None:
         for step in function.items("steps", "step"):
             step.only("op", "c", "n")
             op = step.get("op", str)
-            if op is not None and op not in OPS:
-                step.error(f"unknown op {op!r} (known: {', '.join(OPS)})", "op")
+            if not _common.known(step, "op", op, OPS):
                 continue
             k = 0.0
             if op in ("add", "mul"):

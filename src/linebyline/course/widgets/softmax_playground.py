@@ -8,10 +8,10 @@ Its data: ``{"label": str, "labels": [token labels], "logits": [numbers]}``.
 """
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ..fields import Fields
+from . import _common
 
 KIND = "softmax-playground"
 MAX_LOGITS = 30
@@ -21,7 +21,7 @@ def _numbers_problem(values: Any) -> str | None:
     if not isinstance(values, list) or not 1 <= len(values) <= MAX_LOGITS:
         return f"must be a list of 1 to {MAX_LOGITS} numbers"
     for value in values:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if not _common.finite(value):
             return f"must hold only numbers, not {value!r}"
     return None
 
@@ -37,7 +37,7 @@ def validate(params: Fields) -> None:
         values = preset.get("logits", list)
         if values is not None and (problem := _numbers_problem(values)):
             preset.error(f"`logits` {problem}", "logits")
-    params.get("mistake", str, None)
+    _common.texts(params, "mistake")
 
 
 def check_data(data: Any) -> str | None:

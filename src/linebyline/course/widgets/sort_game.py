@@ -8,6 +8,7 @@ not. The browser works out every order and every check from these rules.
 from __future__ import annotations
 
 from ..fields import Fields
+from . import _common
 
 KIND = "sort-game"
 
@@ -19,7 +20,7 @@ def validate(params: Fields) -> None:
         params.error("`puzzles` must list at least one puzzle")
     for puzzle in puzzles:
         _puzzle(puzzle)
-    params.get("mistake", str, None)
+    _common.texts(params, "mistake")
 
 
 def _puzzle(puzzle: Fields) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..fields import Fields
+from . import _common
 
 KIND = "token-strip"
 # The mistakes the widget knows how to show (the lesson picks which ones it offers).
@@ -33,17 +34,15 @@ def validate(params: Fields) -> None:
         params.error("`name` is the name typed in at first: it needs `encode: true`", "name")
     if name is not None and len(name) > 16:
         params.error("`name` must be at most 16 characters", "name")
-    mistakes = params.get("mistakes", list, [])
-    for index, mistake in enumerate(mistakes or []):
-        line = mistakes.line_of(index) if hasattr(mistakes, "line_of") else None
-        if mistake not in MISTAKES:
-            params.error(f"unknown mistake {mistake!r} (known: {', '.join(MISTAKES)})", line=line)
-        elif mistake in ENCODING_MISTAKES and not encode:
+    mistakes = _common.known_list(params, "mistakes", MISTAKES)
+    for index, mistake in enumerate(mistakes):
+        if mistake in ENCODING_MISTAKES and not encode:
+            line = mistakes.line_of(index) if hasattr(mistakes, "line_of") else None
             params.error(f"mistake {mistake!r} shows how a name is encoded: it needs "
                          "`encode: true`", line=line)
-    if len(set(mistakes or [])) != len(mistakes or []):
+    if len(set(mistakes)) != len(mistakes):
         params.error("a mistake is listed twice", "mistakes")
-    params.get("caption", str, None)
+    _common.texts(params, "caption")
 
 
 def check_data(data: Any) -> str | None:

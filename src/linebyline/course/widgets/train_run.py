@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ..fields import Fields
+from . import _common
 
 KIND = "train-run"
 SCRIPTS = ("script", "compare")  # parameters that name a script of the course folder
@@ -29,4 +30,4 @@ def validate(params: Fields) -> None:
             if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_STEPS:
                 params.error(f"`steps` must hold whole numbers from 1 to {MAX_STEPS}, not {count!r}",
                              "steps")
-    params.get("caption", str, None)
+    _common.texts(params, "caption")

@@ -6,10 +6,10 @@ same views computed with a classic mistake, shown when the learner ticks the mis
 """
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ..fields import Fields
+from . import _common
 
 KIND = "vector-bars"
 STYLES = ("value", "grad", "reference", "bad")
@@ -19,8 +19,7 @@ MAX_VIEWS = 20
 
 def validate(params: Fields) -> None:
     params.only("view_label", "mistake")
-    params.get("view_label", str, None)
-    params.get("mistake", str, None)
+    _common.texts(params, "view_label", "mistake")
 
 
 def _row_problem(row: Any, where: str) -> str | None:
@@ -35,7 +34,7 @@ def _row_problem(row: Any, where: str) -> str | None:
     if not isinstance(values, list) or not 1 <= len(values) <= MAX_BARS:
         return f"{where}: `values` must be a list of 1 to {MAX_BARS} numbers"
     for value in values:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if not _common.finite(value):
             return f"{where}: every value must be a finite number, not {value!r}"
     labels = row.get("labels")
     if labels is not None and (not isinstance(labels, list) or len(labels) != len(values)
@@ -71,18 +70,4 @@ def _views_problem(views: Any, key: str) -> str | None:
 
 
 def check_data(data: Any) -> str | None:
-    if not isinstance(data, dict):
-        return "it must be a mapping with `views`"
-    unknown = set(data) - {"views", "mistake_views"}
-    if unknown:
-        return f"unknown keys {sorted(unknown)}"
-    problem = _views_problem(data.get("views"), "views")
-    if problem:
-        return problem
-    if "mistake_views" in data:
-        problem = _views_problem(data["mistake_views"], "mistake_views")
-        if problem:
-            return problem
-        if len(data["mistake_views"]) != len(data["views"]):
-            return "`mistake_views` must have one view per view of `views`"
-    return None
+    return _common.views(data, _views_problem)
