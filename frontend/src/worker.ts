@@ -111,13 +111,15 @@ scope.onmessage = async (event: MessageEvent) => {
   if (!entries || message.secret !== secret) return;
   job = { id: message.id, sendOutput: message.type === "run", sent: 0, cut: 0, pending: [], last: now() };
   try {
+    const started = now();
     const text = message.type === "run"
       ? entries.run(message.source, message.filename, stopReason)
       : entries.check(message.job.lesson, message.job.source, message.job.checks, message.job.starter,
                       message.job.filename, message.job.timeout, stopReason);
+    const pythonMs = now() - started; // for the page's performance timeline (python.ts)
     flushOutput();
     if (job.cut) post({ type: "stderr", id: job.id, text: `\n[output cut: ${job.cut.toLocaleString("en")} more characters not shown]\n` });
-    post({ type: "done", id: message.id, result: parseJson(text as string) });
+    post({ type: "done", id: message.id, result: parseJson(text as string), pythonMs });
   } catch (error) {
     // A JavaScript error here means Python itself broke (its stack overflowed, or the learner's
     // code ended it with os._exit): it cannot be used again, so the page replaces this worker.
