@@ -67,14 +67,17 @@ function output(stream: "stdout" | "stderr", text: string): void {
 
 async function init(message: { pyodideUrl: string; runtimeUrl: string; datasetUrl: string; interrupt: Int32Array | null }) {
   interrupt = message.interrupt;
-  post({ type: "status", text: "Python: downloading (about 6 MB the first time)…" });
-  const module = await import(/* @vite-ignore */ `${message.pyodideUrl}pyodide.mjs`);
-  const loaded: Pyodide = await module.loadPyodide({ indexURL: message.pyodideUrl });
-  post({ type: "status", text: "Python: setting up…" });
-  const [runtime, dataset] = await Promise.all([
+  post({ type: "status", text: "Python: downloading (about 7 MB the first time)…" });
+  // Fetched while Pyodide downloads and starts, not after.
+  const files = Promise.all([
     fetch(message.runtimeUrl).then((r) => r.json() as Promise<{ files: Record<string, string> }>),
     fetch(message.datasetUrl).then((r) => r.text()),
   ]);
+  files.catch(() => undefined); // awaited below; until then a failure must not go unhandled
+  const module = await import(/* @vite-ignore */ `${message.pyodideUrl}pyodide.mjs`);
+  const loaded: Pyodide = await module.loadPyodide({ indexURL: message.pyodideUrl });
+  post({ type: "status", text: "Python: setting up…" });
+  const [runtime, dataset] = await files;
   for (const [path, source] of Object.entries(runtime.files)) {
     const full = `${HOME}/lib/${path}`;
     loaded.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
