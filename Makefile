@@ -20,7 +20,7 @@ $(JS_STAMP): frontend/package.json frontend/package-lock.json
 	cd frontend && npm ci --no-audit --no-fund --loglevel=error
 	touch $(JS_STAMP)
 
-$(BUILT): $(JS_STAMP) $(shell find frontend/src -type f) frontend/build.mjs
+$(BUILT): $(JS_STAMP) $(shell find frontend/src -type f) frontend/build.mjs frontend/compile-stdlib.mjs
 	cd frontend && npm run --silent build
 
 build: $(PY_STAMP) $(BUILT)

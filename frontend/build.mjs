@@ -2,6 +2,7 @@
 // Run by the README's set-up commands (make start / make test): nobody runs it by hand.
 import * as esbuild from "esbuild";
 import { copyFile, mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { compiledStdlib } from "./compile-stdlib.mjs";
 
 const STATIC = "../src/linebyline/web/static";
 const OUT = `${STATIC}/linebyline/dist`;
@@ -28,13 +29,15 @@ await esbuild.build({
 });
 
 // Pyodide loads its own files by their plain names from one folder, so we copy them as they are
-// into a folder named after the version (the server marks that folder as never changing).
+// into a folder named after the version (the server marks that folder as never changing), with
+// the standard library compiled to bytecode (compile-stdlib.mjs says why): the name says which.
 const { version } = JSON.parse(await readFile("node_modules/pyodide/package.json", "utf8"));
-const pyodideOut = `${STATIC}/pyodide/${version}`;
+const stdlib = await compiledStdlib();
+const pyodideOut = `${STATIC}/pyodide/${stdlib.name}`;
 await rm(`${STATIC}/pyodide`, { recursive: true, force: true });
 await mkdir(pyodideOut, { recursive: true });
-for (const file of ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
-                    "pyodide-lock.json"]) {
+for (const file of ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"]) {
   await copyFile(`node_modules/pyodide/${file}`, `${pyodideOut}/${file}`);
 }
+await copyFile(stdlib.path, `${pyodideOut}/python_stdlib.zip`);
 console.log(`built ${OUT} and Pyodide ${version}`);

@@ -287,3 +287,35 @@ def _(code):
               "    return helper()\n\ndef draw():\n    return random.random()\n")
     result = run_checks(source, checks)
     assert result.status == "pass", result.checks
+
+
+def test_a_lessons_checks_are_compiled_once_and_run_afresh_each_time():
+    """seal.py keeps checks.py's code object between runs, never what running it made."""
+    import warnings
+
+    checks = r'''
+from linebyline.runtime import check, fail
+
+WANT = {"double": 42}
+PATTERN = "\d"  # an invalid escape sequence: compiling this file warns, running it does not
+
+@check("double doubles")
+def _(code):
+    if code.double(21) != WANT["double"]:
+        fail("double(21) came back wrong")
+'''
+    # The learner's double() reaches into the check's own globals, through the frame that
+    # called it (seal.py does not stop that), and changes what the check expects.
+    reaching = ("import sys\n\ndef double(x):\n"
+                "    sys._getframe(1).f_globals['WANT']['double'] = 3 * x\n    return 3 * x\n")
+    honest_but_wrong = "def double(x):\n    return 3 * x\n"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first = run_checks(reaching, checks)
+        second = run_checks(honest_but_wrong, checks)
+        third = run_checks("def double(x):\n    return 2 * x\n", checks)
+    # Compiled on the first run only (the warning is a SyntaxWarning from Python 3.12 on).
+    assert ["invalid escape sequence" in str(w.message) for w in caught] == [True]
+    assert first.status == "pass"  # fooled on purpose, within that run
+    assert second.status == "fail"  # the next run executes checks.py afresh: WANT is 42 again
+    assert third.status == "pass"

@@ -35,6 +35,7 @@ export class Python {
   private timer: number | undefined;
   private stopReason: "user" | "time" | null = null;
   private secret = "";
+  private submitted = 0; // performance.now() when the current job was posted
 
   constructor(private urls: Urls, private onState: (state: PythonState, text: string) => void) {}
 
@@ -76,7 +77,8 @@ export class Python {
     return this.current !== null;
   }
 
-  private receive(message: { type: string; id: number; text?: string; result?: unknown; error?: string; exited?: boolean }): void {
+  private receive(message: { type: string; id: number; text?: string; result?: unknown; error?: string; exited?: boolean;
+                             pythonMs?: number }): void {
     const pending = this.pending.get(message.id);
     if (!pending) return;
     if (message.type === "stdout" || message.type === "stderr") {
@@ -85,6 +87,11 @@ export class Python {
     }
     this.finish(message.id);
     if (message.type === "done") {
+      // On the page's performance timeline (DevTools shows it; bench/browser.py reads it): the
+      // whole round trip, and how much of it Python itself took in the worker.
+      performance.measure("linebyline: python job", {
+        start: this.submitted, detail: { pythonMs: message.pythonMs ?? null },
+      });
       pending.resolve(message.result);
       return;
     }
@@ -116,6 +123,7 @@ export class Python {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, onOutput });
     });
     if (timeoutMs !== null) this.timer = window.setTimeout(() => this.stop("time"), timeoutMs);
+    this.submitted = performance.now();
     this.worker!.postMessage({ ...message, id, secret: this.secret });
     return result;
   }

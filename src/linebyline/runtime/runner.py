@@ -17,7 +17,7 @@ import errno
 import io
 import sys
 from collections.abc import Callable, Mapping
-from types import MappingProxyType, TracebackType
+from types import CodeType, MappingProxyType, TracebackType
 from typing import Any
 
 from .checks import CheckFailed, _registry, take_current_call
@@ -181,14 +181,19 @@ def replacing(target: Any, name: str, value: Any) -> _Replacing:
     return _Replacing(space, name, value)
 
 
-def collect_checks(checks_source: str, filename: str = "checks.py") -> list[tuple[str, Any]]:
-    """Execute a lesson's checks.py and return its checks as (name, function), in order."""
+def collect_checks(checks_source: str, filename: str = "checks.py",
+                   code: CodeType | None = None) -> list[tuple[str, Any]]:
+    """Execute a lesson's checks.py and return its checks as (name, function), in order.
+
+    ``code``, when given, is ``checks_source`` already compiled (seal.py keeps it between runs).
+    """
     _registry.clear()
+    if code is None:
+        code = compile(checks_source, filename, "exec", dont_inherit=True)
     try:
         # No __builtins__ given: exec passes on this module's own (in a private instance, the
         # private copy, whose imports give the checks private copies too).
-        exec(compile(checks_source, filename, "exec", dont_inherit=True),
-             {"__name__": "lesson_checks"})
+        exec(code, {"__name__": "lesson_checks"})
         return list(_registry)
     finally:
         _registry.clear()
@@ -318,12 +323,14 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
              time_limit: str = "the time limit", memory_limit: str = "the memory limit",
              stop_reason: Callable[[], str | None] = _no_reason, process_limit: str = "",
              file_limit: str = "",
-             progress: Callable[[str, Mapping[str, str]], None] = _ignore) -> dict[str, Any]:
+             progress: Callable[[str, Mapping[str, str]], None] = _ignore,
+             checks_code: CodeType | None = None) -> dict[str, Any]:
     """Execute ``source`` in a fresh namespace, then every check of ``checks_source`` on it.
 
     Returns the result contract as plain data. ``progress`` hears ``("code", {})`` before the
     learner's file runs, ``("check", {"name"})`` before each check and ``("checked", {"name",
     "status", "message"})`` after it, so a caller in another process knows how far it got.
+    ``checks_code`` is ``checks_source`` compiled, when the caller has it already.
     """
     limits = Limits(time_limit, memory_limit, stop_reason, process_limit, file_limit)
     out = _CappedText()
@@ -336,7 +343,7 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
     sys.stdin = io.StringIO()
     try:
         sys.setrecursionlimit(BASE_RECURSION_LIMIT)  # whatever an earlier run left behind
-        checks = collect_checks(checks_source, checks_filename)
+        checks = collect_checks(checks_source, checks_filename, checks_code)
         names = [name for name, _ in checks]
         if not checks:
             return _report(lesson, "error", [], out)  # a lesson without checks passes nothing

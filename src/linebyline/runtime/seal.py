@@ -18,6 +18,8 @@ should not be that easy to fool, by accident or by a "fix" pasted from somewhere
   the browser's worker).
 - In the browser, Python stays up between runs: ``restore()`` puts back the builtins and the
   module attributes the last run replaced, so one run's patches do not leak into the next.
+- A lesson's checks.py is compiled once and its code object kept here (code objects cannot be
+  changed); it is executed afresh, into the new private instance, on every run.
 
 The learner's own code runs with the real builtins and modules, exactly as with ``python``.
 Nothing here stops code that goes looking for the private copies on purpose (through the garbage
@@ -50,6 +52,9 @@ EARLY = ("__future__", "cmath", "collections", "collections.abc", "copy", "funct
          "traceback", "types", "typing")
 # Handed over as they are: copies of these would stop working (sys.stdout, say).
 SHARED = ("builtins", "sys")
+# How many lessons' compiled checks are kept (compiling 7.5's checks.py is most of a check's
+# time in the browser; bench/check_profile.py measures it).
+CHECKS_KEPT = 16
 
 
 _FOLDER = os.path.dirname(os.path.abspath(__file__))
@@ -58,7 +63,7 @@ _BUILTINS = dict(vars(builtins))  # deleted below: only the closures keep it
 
 def _seal(exec=exec, compile=compile, dict=dict, list=list, open=open, sorted=sorted,
           setattr=setattr, getattr=getattr, hasattr=hasattr, ImportError=ImportError,
-          PACKAGE=PACKAGE,
+          len=len, next=next, iter=iter, PACKAGE=PACKAGE, CHECKS_KEPT=CHECKS_KEPT,
           SHARED=SHARED, real_import=builtins.__import__, modules=sys.modules,
           Module=types.ModuleType, listdir=os.listdir, join=os.path.join,
           folder=_FOLDER, base_builtins=_BUILTINS, this=sys.modules[__name__]):
@@ -163,16 +168,31 @@ def _seal(exec=exec, compile=compile, dict=dict, list=list, open=open, sorted=so
         own_builtins["__import__"] = private_import
         return load("")
 
+    checks_code: dict[tuple[str, str], Any] = {}  # (checks source, file name): code object
+
+    def compiled_checks(checks_source: str, filename: str) -> Any:
+        """checks.py's code object: compiled on first use, then taken from checks_code."""
+        key = (checks_source, filename)
+        code = checks_code.get(key)
+        if code is None:
+            code = compile(checks_source, filename, "exec", dont_inherit=True)
+            if len(checks_code) >= CHECKS_KEPT:
+                del checks_code[next(iter(checks_code))]  # the lesson compiled longest ago
+            checks_code[key] = code
+        return code
+
     def evaluate(source: str, checks_source: str, **options: Any) -> dict[str, Any]:
         """The runner's evaluate(), on a fresh private instance: plain data (see runner.py)."""
-        return instance().runner.evaluate(source, checks_source, **options)
+        code = compiled_checks(checks_source, options.get("checks_filename", "checks.py"))
+        return instance().runner.evaluate(source, checks_source, checks_code=code, **options)
 
     encoder = instance().runner.to_json
 
     def evaluate_json(source: str, checks_source: str, **options: Any) -> str:
         """The same, as the JSON text of the result contract."""
+        code = compiled_checks(checks_source, options.get("checks_filename", "checks.py"))
         runner = instance().runner
-        return runner.to_json(runner.evaluate(source, checks_source, **options))
+        return runner.to_json(runner.evaluate(source, checks_source, checks_code=code, **options))
 
     return instance, evaluate, evaluate_json, encoder, keep, restore
 
