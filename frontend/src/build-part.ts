@@ -1,4 +1,5 @@
 // Part 3, Build: the editor, Run / Check / Stop / Reset, streamed output and the checks list.
+import { setUpEarlierVersions } from "./earlier-versions";
 import { createEditor, type Editor } from "./editor";
 import { MAX_DRAFT, type Progress } from "./progress";
 import { type CheckResult, type Python, StoppedError } from "./python";
@@ -47,7 +48,7 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
   tooLong.hidden = true;
   holder.after(tooLong);
   const editor = createEditor(holder, {
-    text: progress.lesson(number).draft ?? exercise.starter,
+    text: progress.adoptDraft(number) ?? exercise.starter,
     label: `${exercise.filename}, your code`,
     maxLength: MAX_DRAFT,
     onTooLong: (length) => {
@@ -70,6 +71,20 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
     },
     onRun: () => void run(),
   });
+
+  // A newer draft that arrives while the page is open (another device, through the sync) is
+  // shown if the learner has not typed since the editor's text was loaded; otherwise their next
+  // save makes it an earlier version they can restore.
+  progress.onChange(() => {
+    const adopted = progress.adoptedDraft(number);
+    const current = progress.lesson(number);
+    if (current.draft === undefined || unsaved || (adopted && editor.text() !== adopted.draft)) return;
+    if (adopted && adopted.device === current.draftDevice && adopted.at === current.draftAt) return;
+    if (!adopted && editor.text() !== exercise.starter) return;
+    if (editor.text() !== current.draft) editor.setText(current.draft);
+    progress.adoptDraft(number);
+  });
+  setUpEarlierVersions(tooLong, number, progress, editor);
 
   function busy(on: boolean): void {
     buttons.run.disabled = on;

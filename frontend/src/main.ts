@@ -5,6 +5,7 @@ import { type CourseSummary, Progress } from "./progress";
 import { Python } from "./python";
 import { setUpQuiz } from "./quiz";
 import { setUpStuck } from "./stuck";
+import { setUpSync } from "./sync";
 import { providePython } from "./widgets/kit";
 import "./site.css";
 
@@ -168,6 +169,7 @@ function main(): void {
   showProgressProblems(progress);
   progress.onChange(() => { showProgress(progress, course); showProgressProblems(progress); });
   setUpProgressTools(progress);
+  setUpSync(progress);
   showThisLessonsLines();
   setUpLesson(progress);
   const quiz = json<Parameters<typeof setUpQuiz>[0]>("quiz-data");

@@ -5,26 +5,25 @@
 // draft and quiz answer inside it) is read on its own. What cannot be read is set aside, once,
 // in a key of its own, and the learner is told and can download it; everything else loads.
 // A save that fails (the storage quota is full) is shown, never swallowed.
+//
+// The stored form is version 2 (merge.ts): times and this browser's device id, so that progress
+// from several devices and tabs merges without losing anything. Version 1 still loads.
 
-export type LessonStatus = "not-started" | "in-progress" | "done";
-const STATUSES: LessonStatus[] = ["not-started", "in-progress", "done"];
+import {
+  MAX_DRAFT, MAX_EARLIER, STATUSES, mergeLesson, merge, readDocument, newestPerDevice, progressDocument, readLesson, setVersions, versionsOf,
+  type Lesson, type LessonStatus, type Lessons, type QuizAnswer, type Version,
+} from "./merge";
 
-export interface QuizAnswer { answer: string; correct: boolean }
-
-export interface LessonProgress {
-  status: LessonStatus;
-  draft?: string;
-  quiz: Record<string, QuizAnswer>;
-  hintsShown: number;
-  checks?: { passed: number; total: number };
-}
+export { MAX_DRAFT };
+export type { LessonStatus, QuizAnswer, Version };
+export type LessonProgress = Lesson;
 
 export interface ProgressFile {
   format: "linebyline-progress";
-  version: 1;
+  version: 2;
   course: string;
   exported?: string;
-  lessons: Record<string, LessonProgress>;
+  lessons: Lessons;
 }
 
 export interface CourseSummary {
@@ -40,14 +39,12 @@ export interface SetAsidePart { lesson: string | null; part: string; reason: str
 
 export interface ImportReport { imported: number; leftOut: string[] }
 
-export const MAX_DRAFT = 200_000; // characters: far more than any exercise, far less than the quota
-
 function emptyLesson(): LessonProgress {
   return { status: "not-started", quiz: {}, hintsShown: 0 };
 }
 
 function fresh(course: string): ProgressFile {
-  return { format: "linebyline-progress", version: 1, course, lessons: {} };
+  return { format: "linebyline-progress", version: 2, course, lessons: {} };
 }
 
 function describeError(error: unknown): string {
@@ -56,16 +53,21 @@ function describeError(error: unknown): string {
   return `the browser refused (${e?.name ?? "error"}: ${e?.message ?? String(error)})`;
 }
 
-/** Merge a lesson into another: the further status, our draft first, every quiz answer. */
-function merged(ours: LessonProgress, theirs: LessonProgress): LessonProgress {
-  const further = STATUSES.indexOf(theirs.status) > STATUSES.indexOf(ours.status);
-  return {
-    status: further ? theirs.status : ours.status,
-    draft: ours.draft ?? theirs.draft,
-    quiz: { ...theirs.quiz, ...ours.quiz },
-    hintsShown: Math.max(ours.hintsShown, theirs.hintsShown),
-    checks: ours.checks ?? theirs.checks,
-  };
+const DEVICE_KEY = "linebyline:device";
+
+/** This browser's device id, made once and kept (a new one if storage cannot keep it). */
+export function deviceId(storage: Storage = window.localStorage): string {
+  let id: string | null = null;
+  try { id = storage.getItem(DEVICE_KEY); } catch { /* no storage: a fresh id per page */ }
+  if (id && /^b-[a-z0-9]{12}$/.test(id)) return id;
+  const random = crypto.getRandomValues(new Uint8Array(12));
+  id = `b-${Array.from(random, (byte) => "abcdefghijklmnopqrstuvwxyz0123456789"[byte % 36]).join("")}`;
+  try { storage.setItem(DEVICE_KEY, id); } catch { /* kept for this page only */ }
+  return id;
+}
+
+function copy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
 }
 
 export class Progress {
@@ -77,16 +79,25 @@ export class Progress {
   // The stored progress could not be read at all, nor set aside: it is never overwritten until
   // the learner has downloaded or deleted it.
   private blocked = false;
+  // The stored text this page last read or wrote: other text there means another tab wrote,
+  // and what it wrote is merged in before this page writes (so two tabs never undo each other).
+  private lastText: string | null = null;
+  // Per lesson, the draft version the editor started from (see adoptDraft).
+  private adopted = new Map<string, Version>();
   readonly key: string;
   readonly asideKey: string;
+  readonly device: string;
 
   constructor(readonly course: CourseSummary, private storage: Storage = window.localStorage) {
     this.key = `linebyline:progress:${course.slug}`;
     this.asideKey = `${this.key}:set-aside`;
+    this.device = deviceId(storage);
     this.data = this.load();
     window.addEventListener("storage", (event) => {
       if (event.key === this.key || event.key === this.asideKey) {
+        const mine = this.data.lessons;
         this.data = this.load();
+        if (!this.blocked) this.data.lessons = merge(this.data.lessons, mine);
         this.notify();
       }
     });
@@ -100,6 +111,7 @@ export class Progress {
     const data = fresh(this.course.slug);
     let wholeFileUnreadable = false;
     const text = this.storage.getItem(this.key);
+    this.lastText = text;
     if (text) {
       const read = salvage(text, this.course.slug);
       Object.assign(data.lessons, read.lessons);
@@ -112,7 +124,7 @@ export class Progress {
     for (const key of old) {
       const read = salvage(this.storage.getItem(key) ?? "", this.course.slug);
       for (const [number, lesson] of Object.entries(read.lessons)) {
-        data.lessons[number] = merged(data.lessons[number] ?? emptyLesson(), lesson);
+        data.lessons[number] = mergeLesson(data.lessons[number] ?? emptyLesson(), lesson);
       }
       found.push(...read.parts);
     }
@@ -185,7 +197,11 @@ export class Progress {
       return false;
     }
     try {
-      this.storage.setItem(this.key, JSON.stringify(this.data));
+      const stored = this.storage.getItem(this.key);
+      if (stored !== null && stored !== this.lastText) this.absorbStored(stored);
+      const text = JSON.stringify(this.data);
+      this.storage.setItem(this.key, text);
+      this.lastText = text;
       this.saveError = null;
     } catch (error) {
       this.saveError = describeError(error);
@@ -208,11 +224,118 @@ export class Progress {
     return this.data.lessons[number] ?? emptyLesson();
   }
 
+  /** Change a lesson; times the change and, for a new draft, makes it this device's version. */
   update(number: string, change: (lesson: LessonProgress) => void): void {
     const lesson = this.data.lessons[number] ?? emptyLesson();
+    const before = copy(lesson);
     change(lesson);
+    this.stamp(number, before, lesson);
     this.data.lessons[number] = lesson;
     this.write();
+  }
+
+  private stamp(number: string, before: Lesson, after: Lesson): void {
+    const now = Date.now();
+    if (after.status === "done" && after.doneAt === undefined) after.doneAt = now;
+    for (const [id, answer] of Object.entries(after.quiz)) {
+      const was = before.quiz[id];
+      if (!was || was.answer !== answer.answer || was.correct !== answer.correct || !Number.isInteger(answer.at)) answer.at = now;
+    }
+    if (after.draft === undefined || after.draft === before.draft) return;
+    const previous = versionsOf(before);
+    const mine = previous.find((v) => v.device === this.device);
+    const base: Record<string, number> = { ...(mine?.base ?? {}) };
+    const adopted = this.adopted.get(number);
+    if (adopted && adopted.device !== this.device) {
+      for (const [device, at] of Object.entries({ ...adopted.base, [adopted.device]: adopted.at })) {
+        base[device] = Math.max(base[device] ?? 0, at);
+      }
+    }
+    delete base[this.device];
+    // Kept small (the format allows 64): the newest devices matter for what is offered.
+    const trimmed = Object.fromEntries(Object.entries(base).sort((x, y) => y[1] - x[1]).slice(0, 32));
+    // An edit continues from what is shown: it is the newest, even on a clock that runs behind.
+    const at = Math.max(now, ...previous.map((v) => v.at + 1));
+    const version: Version = { draft: after.draft, at, device: this.device, base: trimmed };
+    setVersions(after, newestPerDevice([version, ...previous]));
+    this.adopted.set(number, version);
+  }
+
+  /** The lesson's draft, as the editor starts from it: later edits here are based on it, so it
+   *  is not offered back as a conflicting version. */
+  adoptDraft(number: string): string | undefined {
+    const current = versionsOf(this.lesson(number))[0];
+    if (current) this.adopted.set(number, current);
+    return current?.draft;
+  }
+
+  /** The draft version the editor last started from (null: none). */
+  adoptedDraft(number: string): Version | null {
+    return this.adopted.get(number) ?? null;
+  }
+
+  /** Earlier versions of a lesson's draft from other devices (or set aside here) that the
+   *  current draft was not made from: the learner can look at them and restore one. */
+  earlierVersions(number: string): Version[] {
+    const [current, ...earlier] = versionsOf(this.lesson(number));
+    if (!current) return [];
+    return earlier.filter((v) => v.draft !== current.draft && !((current.base[v.device] ?? -1) >= v.at));
+  }
+
+  /** Make an earlier version the draft again; the draft it replaces stays as an earlier version. */
+  restore(number: string, version: Version): void {
+    const lesson = copy(this.lesson(number));
+    const versions = versionsOf(lesson);
+    const current = versions[0];
+    if (!current) return;
+    const now = Math.max(Date.now(), ...versions.map((v) => v.at + 1));
+    const kept = versions.map((v) => (v.device === this.device ? { ...v, device: `${this.device}~${v.at}` } : v));
+    const base = { ...version.base, [version.device]: version.at };
+    delete base[this.device];
+    const restored: Version = { draft: version.draft, at: now, device: this.device, base };
+    setVersions(lesson, newestPerDevice([restored, ...kept]));
+    this.adopted.set(number, restored);
+    this.data.lessons[number] = lesson;
+    this.write();
+  }
+
+  /** Merge progress from elsewhere (the account, another tab) into this browser's. */
+  absorb(lessons: Lessons): void {
+    if (this.blocked) return;
+    this.data.lessons = this.mergeKeepingDropped(this.data.lessons, lessons);
+    this.write();
+  }
+
+  /** This browser's progress as a version-2 document (what the sync sends). */
+  document(): ProgressFile {
+    return progressDocument(this.course.slug, copy(this.data.lessons));
+  }
+
+  private absorbStored(text: string): void {
+    try {
+      const { lessons } = readDocument(JSON.parse(text), this.course.slug);
+      this.data.lessons = this.mergeKeepingDropped(this.data.lessons, lessons);
+    } catch {
+      // Unreadable: load() sets such text aside when this page (or the next) reads it.
+    }
+  }
+
+  /** The merge, but a draft version pushed out by the limit on earlier versions is set aside
+   *  (shown, downloadable) rather than lost. */
+  private mergeKeepingDropped(ours: Lessons, theirs: Lessons): Lessons {
+    const merged = merge(ours, theirs);
+    const found: SetAsidePart[] = [];
+    for (const [number, lesson] of Object.entries(merged)) {
+      const kept = new Set(versionsOf(lesson).map((v) => v.device));
+      const seen = new Set<string>();
+      for (const v of [...versionsOf(ours[number] ?? emptyLesson()), ...versionsOf(theirs[number] ?? emptyLesson())]) {
+        if (kept.has(v.device) || seen.has(v.device)) continue;
+        seen.add(v.device);
+        found.push({ lesson: number, part: "an earlier version of its draft", reason: `more than ${MAX_EARLIER} earlier versions met`, value: v, when: new Date().toISOString() });
+      }
+    }
+    if (found.length && this.addAside(found)) this.asideStored = this.storeAside();
+    return merged;
   }
 
   /** Mark a lesson in progress, unless it is already further along. */
@@ -231,6 +354,7 @@ export class Progress {
   }
 
   exportText(): string {
+    // Version 2: what merging needs (times, devices) travels with the file.
     return JSON.stringify({ ...this.data, exported: new Date().toISOString() }, null, 2);
   }
 
@@ -250,7 +374,7 @@ export class Progress {
     }
     const before = JSON.stringify(this.data.lessons);
     for (const [number, theirs] of Object.entries(incoming.lessons)) {
-      this.data.lessons[number] = merged(this.data.lessons[number] ?? emptyLesson(), theirs);
+      this.data.lessons[number] = mergeLesson(this.data.lessons[number] ?? emptyLesson(), theirs);
     }
     if (!this.write()) {
       this.data.lessons = JSON.parse(before) as Record<string, LessonProgress>;
@@ -322,56 +446,74 @@ function salvage(text: string, course: string): Salvaged {
 }
 
 /** Check a progress file's head (a wrong one is refused, named), then read each lesson on its
- *  own: a lesson, draft or quiz answer that cannot be read is left out and listed. */
-function readFile(value: unknown, course: string): { lessons: Record<string, LessonProgress>; parts: SetAsidePart[] } {
+ *  own: a lesson, draft or quiz answer that cannot be read is left out and listed. A version-2
+ *  lesson is read whole; if that fails, what a version-1 reader can take of it is kept and the
+ *  lesson as it was is set aside too (its times and earlier versions are not lost). */
+function readFile(value: unknown, course: string): { lessons: Lessons; parts: SetAsidePart[] } {
   if (typeof value !== "object" || value === null) fail("it is not an object");
   const file = value as Record<string, unknown>;
-  if (file.format !== "linebyline-progress" || file.version !== 1) fail("its format is not linebyline-progress version 1");
+  if (file.format !== "linebyline-progress" || (file.version !== 1 && file.version !== 2)) fail("its format is not linebyline-progress version 1 or 2");
   if (file.course !== course) fail(`it is for the course "${String(file.course)}", not "${course}"`);
   if (typeof file.lessons !== "object" || file.lessons === null) fail("it has no lessons");
-  const lessons: Record<string, LessonProgress> = {};
+  const lessons: Lessons = {};
   const parts: SetAsidePart[] = [];
   const when = new Date().toISOString();
   for (const [number, raw] of Object.entries(file.lessons as Record<string, unknown>)) {
     const aside = (part: string, reason: string, kept: unknown) => parts.push({ lesson: number, part, reason, value: kept, when });
-    if (!/^\d+\.\d+$/.test(number)) { aside("the whole lesson", `"${number}" is not a lesson number`, raw); continue; }
-    if (typeof raw !== "object" || raw === null) { aside("the whole lesson", "it is not an object", raw); continue; }
-    const entry = raw as Record<string, unknown>;
-    if (!STATUSES.includes(entry.status as LessonStatus)) { aside("the whole lesson", "its status is unknown", raw); continue; }
-    let draft: string | undefined;
-    if (typeof entry.draft === "string" && entry.draft.length <= MAX_DRAFT) draft = entry.draft;
-    else if (typeof entry.draft === "string") aside("its draft", `its draft is ${entry.draft.length.toLocaleString("en")} characters, more than the ${MAX_DRAFT.toLocaleString("en")} a draft can be`, entry.draft);
-    else if (entry.draft !== undefined) aside("its draft", "its draft is not text", entry.draft);
-    const quiz: Record<string, QuizAnswer> = {};
-    const answers = entry.quiz ?? {};
-    if (typeof answers !== "object" || answers === null) aside("its quiz answers", "its quiz answers are not a list of answers", answers);
-    else {
-      for (const [id, answer] of Object.entries(answers as Record<string, unknown>)) {
-        const a = answer as Record<string, unknown> | null;
-        if (typeof a !== "object" || a === null || typeof a.answer !== "string" || typeof a.correct !== "boolean") {
-          aside(`its quiz answer ${id}`, `its quiz answer ${id} is malformed`, answer);
-          continue;
-        }
-        quiz[id] = { answer: a.answer.slice(0, 100), correct: a.correct };
+    if (!/^\d{1,3}\.\d{1,3}$/.test(number)) { aside("the whole lesson", `"${number}" is not a lesson number`, raw); continue; }
+    if (file.version === 2) {
+      try {
+        lessons[number] = readLesson(raw, `lesson ${number}`, 2);
+        continue;
+      } catch (error) {
+        aside("the lesson as it was stored", (error as Error).message, raw);
       }
     }
-    const hints = typeof entry.hintsShown === "number" && entry.hintsShown >= 0 ? Math.floor(entry.hintsShown) : 0;
-    const checks = entry.checks as { passed?: unknown; total?: unknown } | undefined;
-    lessons[number] = {
-      status: entry.status as LessonStatus,
-      draft,
-      quiz,
-      hintsShown: hints,
-      checks: checks && typeof checks.passed === "number" && typeof checks.total === "number"
-        ? { passed: checks.passed, total: checks.total } : undefined,
-    };
+    const cleaned = readVersion1Lesson(raw, aside);
+    if (!cleaned) continue;
+    try {
+      lessons[number] = readLesson(cleaned, `lesson ${number}`, 1);
+    } catch (error) {
+      aside("the whole lesson", (error as Error).message, raw);
+    }
   }
   return { lessons, parts };
+}
+
+/** What a version-1 lesson holds, taken part by part; a part that cannot be read is set aside. */
+function readVersion1Lesson(raw: unknown, aside: (part: string, reason: string, kept: unknown) => void): Record<string, unknown> | null {
+  if (typeof raw !== "object" || raw === null) { aside("the whole lesson", "it is not an object", raw); return null; }
+  const entry = raw as Record<string, unknown>;
+  if (!STATUSES.includes(entry.status as LessonStatus)) { aside("the whole lesson", "its status is unknown", raw); return null; }
+  const lesson: Record<string, unknown> = { status: entry.status };
+  if (typeof entry.draft === "string" && entry.draft.length <= MAX_DRAFT) lesson.draft = entry.draft;
+  else if (typeof entry.draft === "string") aside("its draft", `its draft is ${entry.draft.length.toLocaleString("en")} characters, more than the ${MAX_DRAFT.toLocaleString("en")} a draft can be`, entry.draft);
+  else if (entry.draft !== undefined) aside("its draft", "its draft is not text", entry.draft);
+  const quiz: Record<string, unknown> = {};
+  const answers = entry.quiz ?? {};
+  if (typeof answers !== "object" || answers === null) aside("its quiz answers", "its quiz answers are not a list of answers", answers);
+  else {
+    for (const [id, answer] of Object.entries(answers as Record<string, unknown>)) {
+      const a = answer as Record<string, unknown> | null;
+      if (typeof a !== "object" || a === null || typeof a.answer !== "string" || typeof a.correct !== "boolean" || !/^[A-Za-z0-9_.:-]{1,100}$/.test(id)) {
+        aside(`its quiz answer ${id}`, `its quiz answer ${id} is malformed`, answer);
+        continue;
+      }
+      quiz[id] = { answer: a.answer.slice(0, 100), correct: a.correct };
+    }
+  }
+  lesson.quiz = quiz;
+  lesson.hintsShown = typeof entry.hintsShown === "number" && entry.hintsShown >= 0 ? Math.min(Math.floor(entry.hintsShown), 1000) : 0;
+  const checks = entry.checks as { passed?: unknown; total?: unknown } | undefined;
+  if (checks && Number.isInteger(checks.passed) && Number.isInteger(checks.total) && (checks.passed as number) >= 0 && (checks.passed as number) <= (checks.total as number) && (checks.total as number) <= 10_000) {
+    lesson.checks = { passed: checks.passed, total: checks.total };
+  }
+  return lesson;
 }
 
 /** A progress file, checked as a whole (for tools and tests): anything unreadable is refused. */
 export function validate(value: unknown, course: string): ProgressFile {
   const { lessons, parts } = readFile(value, course);
   if (parts.length) fail(`lesson ${parts[0].lesson}: ${parts[0].reason}`);
-  return { format: "linebyline-progress", version: 1, course, lessons };
+  return { format: "linebyline-progress", version: 2, course, lessons };
 }

@@ -49,7 +49,7 @@ export function setUpQuiz(questions: QuestionData[], lessonOf: (id: string) => s
       feedback.innerHTML = `<p class="verdict">${correct ? "Right." : "Not quite."}</p>${html}`;
       if (save) {
         if (question.touch !== false) progress.touch(lesson);
-        progress.update(lesson, (entry) => { entry.quiz[question.id] = { answer, correct }; });
+        progress.update(lesson, (entry) => { entry.quiz[question.id] = { answer, correct, at: Date.now() }; });
       }
     };
 

@@ -2,16 +2,18 @@
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
 import math
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from tqdm import tqdm
 
-from . import __version__
+from . import __version__, account_link
 from .course import Course, CourseErrors, Lesson, courses_root, default_course_path, load_course
 from .dataset import BUNDLED_NAMES, DatasetError
 from .runtime import Result
@@ -107,11 +109,73 @@ def cmd_start(args: argparse.Namespace) -> int:
     if target.exists() and not args.force:
         raise UsageError(f"{target} already exists; it may hold your work, so it was left as it "
                          "is (use --force to replace it with the starter)")
+    text, origin = lesson.exercise.starter, "the starter"
+    draft = None if args.starter else _account_draft(args.course, lesson)
+    if draft is not None and draft["draft"] != lesson.exercise.starter and _take_draft(args, draft):
+        text, origin = draft["draft"], "your latest draft from your account"
     folder.mkdir(parents=True, exist_ok=True)
-    target.write_text(lesson.exercise.starter, encoding="utf-8")
-    print(f"Wrote {target}: lesson {lesson.number}, {lesson.title}.")
+    target.write_text(text, encoding="utf-8")
+    print(f"Wrote {target} ({origin}): lesson {lesson.number}, {lesson.title}.")
     print("Open it in your editor, fill in the TODOs, then run:")
     print(f"  linebyline check {lesson.number} {target}")
+    return 0
+
+
+def _account_draft(course_arg: str | None, lesson: Lesson) -> dict | None:
+    login = account_link.current()
+    if login is None:
+        return None
+    try:
+        return account_link.latest_draft(login, _course(course_arg).slug, lesson.number)
+    except (account_link.AccountError, ValueError) as error:
+        print(f"(Your account's draft could not be read: {error}. Using the starter.)",
+              file=sys.stderr)
+        return None
+
+
+def _take_draft(args: argparse.Namespace, draft: dict) -> bool:
+    if args.draft:
+        return True
+    when = time.strftime("%d %b %Y %H:%M", time.localtime(draft["at"] / 1000)) if draft["at"] \
+        else "some time ago"
+    where = "this terminal" if draft["device"].startswith("cli-") else "the browser"
+    lines = len(draft["draft"].rstrip("\n").splitlines())
+    print(f"Your account has a draft of this lesson from {where} ({when}, {lines} lines).")
+    try:
+        answer = input("Write your draft instead of the starter? [Y/n] ")
+    except EOFError:
+        print("\n(No answer: writing the starter. `--draft` takes the draft without asking.)")
+        return False
+    return answer.strip().lower() in ("", "y", "yes")
+
+
+def cmd_login(args: argparse.Namespace) -> int:
+    url = args.url
+    if args.token_stdin:
+        token = sys.stdin.readline()
+    else:
+        print(f"Create a token on your account page: {url.rstrip('/')}/accounts/#terminal")
+        token = getpass.getpass("Paste the token (it is not shown): ")
+    try:
+        login = account_link.log_in(url, token)
+    except account_link.AccountError as error:
+        raise UsageError(str(error)) from None
+    print(f"Signed in to {login.url} as {login.username}. `linebyline check` now records your "
+          "results to your account, and `linebyline start` offers your latest draft.")
+    print(f"(The token is kept in {account_link.config_dir() / 'login.json'}, readable by you "
+          "only. `linebyline logout` revokes it.)")
+    return 0
+
+
+def cmd_logout(args: argparse.Namespace) -> int:
+    login, problem = account_link.log_out()
+    if login is None:
+        print("Not signed in: nothing to do.")
+        return 0
+    print(f"Signed out of {login.url}; the token is forgotten here.")
+    if problem:
+        print(f"It could not be revoked on the server ({problem}): revoke it on your account "
+              "page.", file=sys.stderr)
     return 0
 
 
@@ -132,6 +196,15 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
         _print_result(lesson, result)
+    login = account_link.current()
+    if login is not None and result.status != "not-attempted":
+        passed = sum(check.status == "pass" for check in result.checks)
+        try:
+            note = account_link.record_check(login, _course(args.course).slug, lesson.number,
+                                             result.status, passed, len(result.checks), source)
+        except account_link.AccountError as error:
+            note = f"Not recorded to your account yet ({error}); it goes with your next check."
+        print(note, file=sys.stderr if args.json else sys.stdout)
     return 0 if result.status == "pass" else 1
 
 
@@ -252,10 +325,17 @@ def build_parser() -> argparse.ArgumentParser:
     start = commands.add_parser("start", help="write a lesson's starter file to work on",
                                 description="Write the lesson's starter file into DIR, to edit "
                                 "in your own editor. An existing file is never overwritten "
-                                "unless you say --force.")
+                                "unless you say --force. Signed in (`linebyline login`), it "
+                                "offers your latest draft of the lesson from the browser instead.")
     start.add_argument("lesson", help="lesson number, e.g. 7.5")
     start.add_argument("dir", nargs="?", default=".", help="folder to write into (default: .)")
     start.add_argument("--force", action="store_true", help="replace an existing file")
+    which = start.add_mutually_exclusive_group()
+    which.add_argument("--draft", action="store_true",
+                       help="signed in (`linebyline login`): write your latest draft from your "
+                       "account without asking")
+    which.add_argument("--starter", action="store_true",
+                       help="write the starter even if your account has a draft")
     start.set_defaults(run=cmd_start)
 
     check = commands.add_parser(
@@ -265,7 +345,9 @@ def build_parser() -> argparse.ArgumentParser:
         "process and everything it started end with the check. Of its output, the first 100,000 "
         "printed characters and 64 KB written straight to the terminal are shown, the rest "
         "counted. Exit code: 0 when every check passes, 1 when any does not, 2 for a usage error "
-        "(unknown lesson, missing file, a bad option).")
+        "(unknown lesson, missing file, a bad option). Signed in (`linebyline login`), the result "
+        "and your file are also recorded to your account (kept here until the server can be "
+        "reached).")
     check.add_argument("lesson", help="lesson number, e.g. 7.5")
     check.add_argument("file", help="your Python file")
     check.add_argument("--json", action="store_true",
@@ -316,6 +398,24 @@ def build_parser() -> argparse.ArgumentParser:
                        "0.0.0.0: every address)")
     serve.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
     serve.set_defaults(run=cmd_serve)
+
+    login = commands.add_parser(
+        "login", help="sign the terminal in to your account on a linebyline server",
+        description="Sign this terminal in with a personal token you create on your account page "
+        "(URL/accounts/). The token is kept in your config folder ($LINEBYLINE_CONFIG_DIR, else "
+        "$XDG_CONFIG_HOME/linebyline or ~/.config/linebyline), readable by you only. Then "
+        "`check` records your results to your account and `start` offers your latest draft. "
+        "Without it, everything works as before, on this machine only.")
+    login.add_argument("url", nargs="?", default="http://127.0.0.1:8000",
+                       help="the server (default: http://127.0.0.1:8000, `linebyline serve`)")
+    login.add_argument("--token-stdin", action="store_true",
+                       help="read the token from standard input instead of asking for it")
+    login.set_defaults(run=cmd_login)
+
+    logout = commands.add_parser("logout", help="revoke the terminal's token and forget it",
+                                 description="Revoke this terminal's token on the server and "
+                                 "delete it from your config folder.")
+    logout.set_defaults(run=cmd_logout)
 
     manage = commands.add_parser(
         "manage", help="Django's admin commands, e.g. `manage createsuperuser`",

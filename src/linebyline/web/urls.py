@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.urls import path, re_path
+from django.urls import include, path, re_path
 
 from . import views
 
@@ -17,4 +17,6 @@ urlpatterns = [
     re_path(r"^scripts/(?P<name>[A-Za-z0-9_]+\.py)$", views.script, name="script"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
+    path("accounts/", include("linebyline.accounts.urls")),
+    path("api/", include("linebyline.accounts.api_urls")),
 ]

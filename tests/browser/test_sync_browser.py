@@ -1,0 +1,137 @@
+"""Two browser contexts act as two devices of one learner: progress made on each, part of it
+offline, ends up on both; a draft that lost to a newer one is offered back and can be restored;
+what the learner did before making the account comes along. No Python is needed on the pages."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from .conftest import axe_violations
+from .test_accounts_browser import new_username, sign_in, sign_up
+from .test_progress_kept import KEY, LESSON_74, LESSON_75, done, import_progress
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def devices(browser: Browser):
+    made = [browser.new_context(viewport={"width": 1200, "height": 900}) for _ in range(2)]
+    yield made
+    for context in made:
+        context.close()
+
+
+def synced(page: Page) -> None:
+    expect(page.locator("[data-sync-status]")).to_have_attribute("data-state", "saved", timeout=20_000)
+
+
+def type_draft(page: Page, text: str) -> None:
+    page.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(text)
+    page.wait_for_timeout(400)  # longer than the editor's wait before it saves
+
+
+def stored(page: Page) -> dict:
+    return json.loads(page.evaluate(f"localStorage.getItem('{KEY}')"))
+
+
+def test_two_devices_share_progress_offline_work_and_conflicting_drafts(
+        server, devices: list[BrowserContext], tmp_path):
+    laptop, phone = (context.new_page() for context in devices)
+    for page in (laptop, phone):
+        page.set_default_timeout(20_000)
+    username = new_username()
+
+    # Before the account exists: lesson 7.4 done in this browser. Signing up keeps it.
+    import_progress(laptop, server, tmp_path, {"7.4": done()})
+    sign_up(laptop, server, username)
+    synced(laptop)
+
+    # The phone signs in and sees it; then works on 7.5 offline, and syncs when back online.
+    sign_in(phone, server, username)
+    synced(phone)
+    expect(phone.locator('[data-status-of="7.4"]')).to_have_text("Done")
+    phone.goto(server.url + LESSON_75)
+    synced(phone)
+    devices[1].set_offline(True)
+    type_draft(phone, "# typed on the phone, offline\n")
+    phone.evaluate("window.dispatchEvent(new Event('offline'))")
+    expect(phone.locator("[data-sync-status]")).to_have_attribute("data-state", "offline")
+    assert stored(phone)["lessons"]["7.5"]["draft"] == "# typed on the phone, offline\n"
+    devices[1].set_offline(False)
+    synced(phone)
+
+    # The laptop opens 7.5: the phone's draft, and the lesson in progress.
+    laptop.goto(server.url + LESSON_75)
+    synced(laptop)
+    expect(laptop.locator(".cm-content")).to_contain_text("typed on the phone, offline")
+    expect(laptop.locator(".lesson-header .status")).to_have_text("In progress")
+
+    # Both change 7.5 while the laptop is offline; the phone's change is the newer one.
+    devices[0].set_offline(True)
+    type_draft(laptop, "# the laptop's version\n")
+    type_draft(phone, "# the phone's newer version\n")
+    synced(phone)
+    devices[0].set_offline(False)
+    laptop.evaluate("window.dispatchEvent(new Event('online'))")
+    synced(laptop)
+
+    # Opened again, each shows the newest draft, and the laptop's is offered back, not lost.
+    for page in (laptop, phone):
+        page.goto(server.url + LESSON_75)
+        synced(page)
+        expect(page.locator(".cm-content")).to_contain_text("the phone's newer version")
+        earlier = page.locator("[data-earlier-versions]")
+        expect(earlier).to_be_visible()
+        expect(earlier).to_contain_text("1 line")
+        earlier.locator("summary").first.click()
+        expect(earlier.locator("pre").first).to_contain_text("# the laptop's version")
+
+    laptop.set_viewport_size({"width": 360, "height": 800})
+    assert laptop.evaluate("document.documentElement.scrollWidth") <= 360
+    for scheme in ("light", "dark"):
+        laptop.emulate_media(color_scheme=scheme)
+        assert axe_violations(laptop, "[data-earlier-versions]") == [], scheme
+        assert axe_violations(laptop, "header.site") == [], scheme
+    laptop.get_by_role("button", name="Restore this version").first.click()
+    expect(laptop.locator(".cm-content")).to_contain_text("the laptop's version")
+    laptop.wait_for_timeout(2_600)  # the sync's batching wait
+    synced(laptop)
+    phone.goto(server.url + LESSON_75)
+    synced(phone)
+    expect(phone.locator(".cm-content")).to_contain_text("the laptop's version")
+    # The draft the restore replaced is offered back in its turn.
+    expect(phone.locator("[data-earlier-versions]")).to_contain_text("From this browser")
+    phone.locator("[data-earlier-versions] summary").first.click()
+    expect(phone.locator("[data-earlier-versions] pre").first).to_contain_text("the phone's newer version")
+
+    # The account holds the merge: both lessons, as each device sees them.
+    for page in (laptop, phone):
+        page.goto(server.url + "/")
+        synced(page)
+        expect(page.locator('[data-status-of="7.4"]')).to_have_text("Done")
+        expect(page.locator('[data-status-of="7.5"]')).to_have_text("In progress")
+
+
+def test_two_tabs_do_not_fight(server, devices: list[BrowserContext]):
+    first = devices[0].new_page()
+    sign_up(first, server, new_username())
+    second = devices[0].new_page()
+    first.goto(server.url + LESSON_74)
+    second.goto(server.url + LESSON_75)
+    synced(first)
+    synced(second)
+    type_draft(first, "# in the first tab\n")
+    type_draft(second, "# in the second tab\n")
+    for page in (first, second):
+        page.wait_for_timeout(2_600)
+        synced(page)
+    lessons = stored(first)["lessons"]
+    assert lessons["7.4"]["draft"] == "# in the first tab\n"
+    assert lessons["7.5"]["draft"] == "# in the second tab\n"
+    account = first.evaluate("async () => (await fetch('/api/progress/?course=microgpt')).json()")
+    assert account["lessons"]["7.4"]["draft"] == "# in the first tab\n"
+    assert account["lessons"]["7.5"]["draft"] == "# in the second tab\n"
