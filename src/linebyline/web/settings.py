@@ -9,6 +9,11 @@ LINEBYLINE_DATABASE_URL   e.g. postgres://user:pass@host/db (default: SQLite in 
 LINEBYLINE_ALLOWED_HOSTS  comma-separated host names (default: localhost, 127.0.0.1, [::1])
 LINEBYLINE_NAMES_FILE     the data set the browser mounts as input.txt (default: the bundled names)
 LINEBYLINE_COURSE         the course folder (default: the bundled microgpt course)
+LINEBYLINE_STATIC_ROOT    where static files are collected (default: static/ in the data dir);
+                          a reverse proxy that serves them must be able to read it
+LINEBYLINE_PRODUCTION     "1" refuses to start with an insecure configuration (production.py)
+                          and sends cookies over HTTPS only
+LINEBYLINE_RATE_LIMITS    "0" turns rate limits off, for load tests only (refused in production)
 """
 from __future__ import annotations
 
@@ -17,8 +22,10 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from ..dataset import names_file
+from . import production
 from .headers import add_static_headers, immutable_static_file
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -67,6 +74,10 @@ def _secret_key(data_dir: Path) -> str:
             file.write(secrets.token_urlsafe(50))
     return path.read_text().strip()
 
+
+PRODUCTION = production.enabled(os.environ)
+if PRODUCTION and production.problems(os.environ):
+    raise ImproperlyConfigured(production.refusal(production.problems(os.environ)))
 
 DATA_DIR = _private_data_dir(_data_dir())
 SECRET_KEY = _secret_key(DATA_DIR)
@@ -121,8 +132,11 @@ DATABASES = {"default": dj_database_url.parse(
 )}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                      "LOCATION": "linebyline"}}
+# Shared by every server process on the database (rate limits must be): created by `serve`
+# (createcachetable) on its first run. cache.py says why it is not Django's own DatabaseCache.
+CACHES = {"default": {"BACKEND": "linebyline.web.cache.SharedDatabaseCache",
+                      "LOCATION": "linebyline_cache",
+                      "OPTIONS": {"MAX_ENTRIES": 1_000_000}}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -137,7 +151,7 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = DATA_DIR / "static"
+STATIC_ROOT = Path(os.environ.get("LINEBYLINE_STATIC_ROOT") or DATA_DIR / "static")
 # Everything in STATIC_ROOT is served: the bookkeeping of the build (the manifest of fingerprinted
 # names, the stamp of what was collected) lives beside it instead.
 BUILD_DIR = DATA_DIR / "build"
@@ -153,6 +167,8 @@ WHITENOISE_SKIP_COMPRESS_EXTENSIONS = ["jpg", "jpeg", "png", "gif", "webp", "zip
                                        "bz2", "tbz", "xz", "br", "woff", "woff2"]
 
 SESSION_COOKIE_HTTPONLY = True
+# In production every request arrives over HTTPS (through the proxy): cookies never leave it.
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = PRODUCTION
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
@@ -160,6 +176,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 
 RATELIMIT_VIEW = "linebyline.web.views.rate_limited"
+RATELIMIT_ENABLE = os.environ.get("LINEBYLINE_RATE_LIMITS", "1") != "0"
 
 # One line per rejected request (tracebacks only for server errors), and waitress's
 # "Task queue depth" warning at most once a minute (see logs.py).

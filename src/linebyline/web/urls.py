@@ -16,5 +16,6 @@ urlpatterns = [
     path("data/input.txt", views.dataset, name="dataset"),
     re_path(r"^scripts/(?P<name>[A-Za-z0-9_]+\.py)$", views.script, name="script"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]
