@@ -1,5 +1,6 @@
 // Part 3, Build: the editor, Run / Check / Stop / Reset, streamed output and the checks list.
 import { createEditor, type Editor } from "./editor";
+import { recordEvent } from "./events";
 import { MAX_DRAFT, type Progress } from "./progress";
 import { type CheckResult, type Python, StoppedError } from "./python";
 
@@ -61,6 +62,9 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
       window.clearTimeout(saveTimer);
       unsaved = () => {
         unsaved = null;
+        if (progress.lesson(number).status === "not-started" && text !== exercise.starter) {
+          recordEvent(exercise.course, number, { kind: "start" });
+        }
         progress.update(number, (lesson) => {
           lesson.draft = text;
           if (lesson.status === "not-started" && text !== exercise.starter) lesson.status = "in-progress";
@@ -143,6 +147,7 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
         : `${passed} / ${result.checks.length} checks pass.`;
     summary.dataset.status = result.status;
     if (result.stdout) write(result.stdout, "stdout");
+    recordEvent(exercise.course, number, { kind: "check", status: result.status, checks: result.checks });
     progress.update(number, (lesson) => {
       lesson.checks = { passed, total: result.checks.length };
       if (result.status === "pass") lesson.status = "done";

@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "linebyline.web.apps.WebConfig",
+    "linebyline.teaching.apps.TeachingConfig",
 ]
 
 MIDDLEWARE = [
@@ -123,6 +124,7 @@ TEMPLATES = [{
         "django.contrib.auth.context_processors.auth",
         "django.contrib.messages.context_processors.messages",
         "linebyline.web.context.assets",
+        "linebyline.teaching.context.teaching",
     ]},
 }]
 
