@@ -204,7 +204,7 @@ bodies = well_formed | noisy
 def test_no_input_gets_a_server_error(client, body):
     cache.clear()
     before = LearningEvent.objects.count()
-    response = post(client, body)
+    response = post(client, json.dumps(body))
     assert response.status_code in (201, 400), response.content
     if response.status_code == 400:
         assert response.json()["error"] and LearningEvent.objects.count() == before

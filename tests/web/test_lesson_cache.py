@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gzip
+import time
 
 import pytest
 from django.contrib.auth.models import User
@@ -9,6 +10,7 @@ from django.core.cache import cache
 from django.test import Client, override_settings
 from django.test.signals import template_rendered
 
+from linebyline.web.pages import current
 from linebyline.web.rendered import etag_of
 
 LESSON = "/lessons/7.5-backward/"
@@ -68,8 +70,9 @@ def test_the_lesson_is_rendered_once_per_course_version(copy, renders):
             assert Client().get(LESSON)["ETag"] == first["ETag"]
         assert renders.count("linebyline/_lesson_main.html") == 1 and renders.count("linebyline/lesson.html") == 1
 
-        watch = next(copy.glob("lessons/7.5-*/lesson.yaml"))
-        watch.write_text(watch.read_text().replace("Sixteen lines turn", "Sixteen short lines turn", 1))
+        lead = next(copy.glob("lessons/7.5-*/lesson.yaml"))
+        lead.write_text(lead.read_text().replace("Sixteen lines turn", "Sixteen short lines turn", 1))
+        time.sleep(current.RECHECK_SECONDS + 0.1)  # the course files are looked at once a second
         changed = Client().get(LESSON, HTTP_IF_NONE_MATCH=first["ETag"])
     assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
     assert b"Sixteen short lines turn" in changed.content

@@ -103,7 +103,9 @@ def lesson_main(view: CourseView, lesson: Lesson) -> SafeString:
 
 
 def page_context(view: CourseView, lesson: Lesson) -> dict[str, Any]:
-    return {**lesson_context(view, lesson), "lesson_main": lesson_main(view, lesson)}
+    """What the page around the stored lesson needs: the rest of the context is in the lesson."""
+    return {"view": view, "lesson": lesson, "widget_assets": widget_assets(lesson.explore.kind),
+            "lesson_main": lesson_main(view, lesson)}
 
 
 def anonymous_page(view: CourseView, lesson: Lesson) -> RenderedPage:

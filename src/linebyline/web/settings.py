@@ -132,6 +132,13 @@ DATABASES = {"default": dj_database_url.parse(
     os.environ.get("LINEBYLINE_DATABASE_URL") or _private_sqlite(DATA_DIR / "linebyline.sqlite3"),
     conn_max_age=60,
 )}
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # Several threads (and processes) write at once: the events, the shared cache. A write-ahead
+    # log lets readers go on while one writes and syncs to disk at checkpoints, not every commit;
+    # IMMEDIATE transactions take the write lock first, so two never deadlock upgrading to it.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        "transaction_mode": "IMMEDIATE", "timeout": 20})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Shared by every server process on the database (rate limits must be): created by `serve`
