@@ -155,7 +155,8 @@ def test_one_address_is_rate_limited_whatever_ids_it_sends(client):
 # Anything a browser (or anyone) can send: no 5xx, and nothing stored unless it was accepted.
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=30),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (st.lists(children, max_size=4)
+                      | st.dictionaries(st.text(max_size=8), children, max_size=4)),
     max_leaves=12)
 fields = st.fixed_dictionaries({}, optional={
     "lesson": st.sampled_from(["7.5", "7.4", "1.1", "9.9", ""]) | json_values,

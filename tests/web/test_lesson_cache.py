@@ -59,7 +59,8 @@ def test_gzip_is_done_once_and_is_the_same_page(client):
     assert packed["Content-Encoding"] == "gzip" and "Content-Encoding" not in plain
     assert gzip.decompress(packed.content) == plain.content
     assert packed["ETag"] == plain["ETag"]
-    assert client.get(LESSON, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=plain["ETag"]).status_code == 304
+    gzipped = client.get(LESSON, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=plain["ETag"])
+    assert gzipped.status_code == 304
 
 
 def test_the_lesson_is_rendered_once_per_course_version(copy, renders):
@@ -68,7 +69,8 @@ def test_the_lesson_is_rendered_once_per_course_version(copy, renders):
         assert renders.count("linebyline/_lesson_main.html") == 1
         for _ in range(3):
             assert Client().get(LESSON)["ETag"] == first["ETag"]
-        assert renders.count("linebyline/_lesson_main.html") == 1 and renders.count("linebyline/lesson.html") == 1
+        assert renders.count("linebyline/_lesson_main.html") == 1
+        assert renders.count("linebyline/lesson.html") == 1
 
         lead = next(copy.glob("lessons/7.5-*/lesson.yaml"))
         lead.write_text(lead.read_text().replace("Sixteen lines turn", "Sixteen short lines turn", 1))
@@ -89,7 +91,11 @@ def test_a_signed_in_visitor_gets_their_header_around_the_same_lesson(client):
     assert '<a href="/teach/">Teach</a>' in page and "/teach/" not in anonymous
     lesson_part = anonymous.split("<main")[1].split("</main>")[0]
     assert lesson_part in page  # the very same lesson, only the header differs
-    assert theirs["ETag"] == etag_of(theirs.content) != client.get(LESSON)["ETag"]
+    assert theirs["ETag"] != client.get(LESSON)["ETag"]
+    again = signed_in.get(LESSON)  # its sign-out form's CSRF token is masked anew, the same secret
+    assert again.content != theirs.content and again["ETag"] == theirs["ETag"]
     assert signed_in.get(LESSON, HTTP_IF_NONE_MATCH=theirs["ETag"]).status_code == 304
+    del signed_in.cookies["csrftoken"]  # a new CSRF secret: the kept page's form would be refused
+    assert signed_in.get(LESSON, HTTP_IF_NONE_MATCH=theirs["ETag"]).status_code == 200
     # and nothing of theirs reached the page every anonymous visitor gets
     assert "/teach/" not in Client().get(LESSON).content.decode()

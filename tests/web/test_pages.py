@@ -130,9 +130,8 @@ def test_feedback_is_validated_stored_and_shown_in_the_admin(client):
     assert (feedback.course, feedback.lesson, feedback.clear) == ("microgpt", "7.5", False)
     assert feedback.comment == "The order part lost me." and feedback.user is None
 
-    User.objects.create_superuser("teacher", "t@example.com", "a long passphrase 42")
-    admin = Client()
-    admin.login(username="teacher", password="a long passphrase 42")
+    admin = Client()  # force_login: django-axes wants the request that Client.login() lacks
+    admin.force_login(User.objects.create_superuser("teacher", "t@example.com", "a long passphrase 42"))
     listing = admin.get("/admin/linebyline/lessonfeedback/").content.decode()
     assert "The order part lost me." in listing and "7.5" in listing
 

@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
-from linebyline.teaching.models import Classroom, LearningEvent, Membership
+from linebyline.teaching.models import CheckFailure, Classroom, LearningEvent, Membership
 from linebyline.web.models import LessonFeedback
 
 NAMES = ["the example's gradients", "a value used twice adds up", "each node waits for all its users",
@@ -191,14 +191,17 @@ def test_a_teacher_removes_a_learner_and_a_learner_leaves(people, activity):
     assert row(teacher.get(f"/teach/classes/{activity.pk}/").content.decode(), "7.5")[1:3] == ["1", "1"]
     assert teacher.post(f"/teach/classes/{activity.pk}/remove/", {"user": "x"}).status_code == 404
     ada = signed_in(people["ada"])
-    assert "Thursday &lt;evening&gt; group" in ada.get("/classes/").content.decode()
-    assert ada.post(f"/classes/{activity.pk}/leave/").status_code == 302
+    account = ada.get("/accounts/").content.decode()  # the account page lists the learner's classes
+    assert 'data-class="Thursday &lt;evening&gt; group"' in account and 'name="code"' in account
+    left = ada.post(f"/classes/{activity.pk}/leave/")
+    assert left.status_code == 302 and left["Location"] == "/accounts/#classes"
     assert not Membership.objects.filter(classroom=activity).exists()
-    assert "You are not in a class" in ada.get("/classes/").content.decode()
+    assert "You are not in a class" in ada.get("/accounts/").content.decode()
     assert ada.post(f"/classes/{activity.pk}/leave/").status_code == 404
 
 
-@pytest.mark.parametrize("code, problem", [("", "This field is required"), ("ABC", "has 8 letters and digits"),
+@pytest.mark.parametrize("code, problem", [("", "This field is required"),
+                                           ("ABC", "has 8 letters and digits"),
                                            ("ABCD-EFG0", "has 8 letters and digits"),
                                            ("ABCD-EFGH", "No class has this join code")])
 def test_bad_join_codes_are_explained(people, code, problem):
@@ -233,3 +236,14 @@ def test_a_class_name_is_required_and_bounded(people):
     assert teacher.post("/teach/classes/new/", {"name": "  "}).status_code == 400
     assert teacher.post("/teach/classes/new/", {"name": "x" * 101}).status_code == 400
     assert not Classroom.objects.exists()
+
+
+def test_a_learners_data_file_holds_their_classes_and_what_their_pages_recorded(people, activity):
+    data = json.loads(signed_in(people["ada"]).get("/accounts/data.json").content)
+    assert [c["class"] for c in data["classes"]] == ["Thursday <evening> group"]
+    mine = LearningEvent.objects.filter(user=people["ada"])
+    assert len(data["learning_events"]) == mine.count() > 0
+    assert {e["lesson"] for e in data["learning_events"]} == {"7.5"}
+    failed = [c for e in data["learning_events"] for c in e["failed_checks"]]
+    stored = CheckFailure.objects.filter(event__user=people["ada"]).order_by("event_id", "id")
+    assert failed == [{"name": f.name, "status": f.status, "message": f.message} for f in stored]

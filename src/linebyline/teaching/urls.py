@@ -14,7 +14,6 @@ urlpatterns = [
     path("teach/classes/<int:pk>/remove/", views.remove_learner, name="teach-remove"),
     path("teach/everyone/", views.everyone_overview, name="teach-everyone"),
     re_path(rf"^teach/everyone/lessons/{NUMBER}/$", views.everyone_lesson, name="teach-everyone-lesson"),
-    path("classes/", views.my_classes, name="my-classes"),
     path("classes/join/", views.join_class, name="join-class"),
     path("classes/<int:pk>/leave/", views.leave_class, name="leave-class"),
 ]

@@ -1,4 +1,5 @@
-"""Pages for teachers (/teach/...) and for learners joining a class (/classes/...)."""
+"""Pages for teachers (/teach/...) and for learners joining or leaving a class (/classes/...; a
+learner's classes are listed, with a join form, on their account page)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -210,15 +211,6 @@ def remove_learner(request: HttpRequest, pk: int) -> HttpResponse:
 # --- learners ---------------------------------------------------------------------------------
 
 @login_required
-@require_safe
-def my_classes(request: HttpRequest) -> HttpResponse:
-    memberships = (Membership.objects.filter(user=request.user).select_related("classroom")
-                   .prefetch_related("classroom__teachers").order_by("classroom__name"))
-    return render(request, "teaching/classes.html", {
-        "view": _view(), "memberships": memberships, "form": JoinForm()})
-
-
-@login_required
 @ratelimit(key="user", rate=JOIN_RATE, method="POST", block=False)
 def join_class(request: HttpRequest) -> HttpResponse:
     view = _view()
@@ -243,7 +235,7 @@ def join_class(request: HttpRequest) -> HttpResponse:
         _, made = Membership.objects.get_or_create(classroom=classroom, user=request.user)
         messages.success(request, f"You have joined “{classroom.name}”." if made
                          else f"You are already in “{classroom.name}”.")
-        return redirect("my-classes")
+        return redirect(reverse("accounts:account") + "#classes")
     status = 400 if request.method == "POST" else 200
     return render(request, "teaching/join.html", {
         "view": view, "form": form, "classroom": classroom}, status=status)
@@ -256,4 +248,4 @@ def leave_class(request: HttpRequest, pk: int) -> HttpResponse:
     name = membership.classroom.name
     membership.delete()
     messages.success(request, f"You have left “{name}”. Its teachers no longer see your work.")
-    return redirect("my-classes")
+    return redirect(reverse("accounts:account") + "#classes")

@@ -49,6 +49,16 @@ def etag_of(body: bytes) -> str:
     return f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
 
 
+MASKED_CSRF_TOKEN = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+
+
+def personal_etag(body: bytes, csrf_secret: str) -> str:
+    """The ETag of a page rendered for one visitor (the sign-out form in its header). Django masks
+    the form's CSRF token afresh on every render, so the token is left out and the secret it
+    masks goes in instead: the copy the browser keeps stays valid exactly as long as the tag."""
+    return etag_of(MASKED_CSRF_TOKEN.sub(rb"\1\2", body) + b"\0" + csrf_secret.encode())
+
+
 class _PerVersion:
     """What was rendered for one CourseView; forgotten with it when the course changes."""
 

@@ -14,11 +14,15 @@ LINEBYLINE_STATIC_ROOT    where static files are collected (default: static/ in 
 LINEBYLINE_PRODUCTION     "1" refuses to start with an insecure configuration (production.py)
                           and sends cookies over HTTPS only
 LINEBYLINE_RATE_LIMITS    "0" turns rate limits off, for load tests only (refused in production)
+LINEBYLINE_EMAIL_HOST     an SMTP server for password-reset mail (default: none: mail is printed
+                          to the console); with LINEBYLINE_EMAIL_PORT (default 587), _USER,
+                          _PASSWORD, _SECURITY (starttls, ssl or none; default starttls), _FROM
 """
 from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -79,6 +83,21 @@ PRODUCTION = production.enabled(os.environ)
 if PRODUCTION and production.problems(os.environ):
     raise ImproperlyConfigured(production.refusal(production.problems(os.environ)))
 
+
+def _email_port(text: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise ImproperlyConfigured(f"LINEBYLINE_EMAIL_PORT must be a port number, not {text!r}")
+    return int(text)
+
+
+def _email_security(text: str) -> tuple[bool, bool]:
+    choices = {"starttls": (True, False), "ssl": (False, True), "none": (False, False)}
+    if text not in choices:
+        raise ImproperlyConfigured("LINEBYLINE_EMAIL_SECURITY must be starttls, ssl or none, "
+                                   f"not {text!r}")
+    return choices[text]
+
+
 DATA_DIR = _private_data_dir(_data_dir())
 SECRET_KEY = _secret_key(DATA_DIR)
 DEBUG = os.environ.get("LINEBYLINE_DEBUG", "") == "1"
@@ -96,6 +115,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "linebyline.web.apps.WebConfig",
     "linebyline.teaching.apps.TeachingConfig",
+    "axes",
+    "linebyline.accounts.apps.AccountsConfig",
 ]
 
 MIDDLEWARE = [
@@ -110,6 +131,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_ratelimit.middleware.RatelimitMiddleware",
+    "linebyline.accounts.middleware.SecureCookiesOverHttps",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
 ROOT_URLCONF = "linebyline.web.urls"
@@ -153,6 +176,40 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Accounts: Django's auth with Argon2 (older hashes still verify, and are upgraded at sign-in);
+# sign-in throttled by django-axes in the database (shared by every server process): an account
+# after AXES_FAILURE_LIMIT failures from anywhere, an address after as many on any account.
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend",
+                           "django.contrib.auth.backends.ModelBackend"]
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = 5
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one reaching the limit locks
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "linebyline.accounts.views.client_address"
+AXES_LOCKOUT_CALLABLE = "linebyline.accounts.views.locked_out"
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # a month: learners come back to a course for weeks
+
+EMAIL_HOST = os.environ.get("LINEBYLINE_EMAIL_HOST", "")
+EMAIL_BACKEND = ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+                 else "django.core.mail.backends.console.EmailBackend")
+EMAIL_PORT = _email_port(os.environ.get("LINEBYLINE_EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("LINEBYLINE_EMAIL_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("LINEBYLINE_EMAIL_PASSWORD", "")
+EMAIL_USE_TLS, EMAIL_USE_SSL = _email_security(os.environ.get("LINEBYLINE_EMAIL_SECURITY",
+                                                              "starttls"))
+EMAIL_TIMEOUT = 20
+DEFAULT_FROM_EMAIL = os.environ.get("LINEBYLINE_EMAIL_FROM", "linebyline <noreply@localhost>")
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

@@ -19,4 +19,6 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("", include("linebyline.teaching.urls")),
+    path("accounts/", include("linebyline.accounts.urls")),
+    path("api/", include("linebyline.accounts.api_urls")),
 ]

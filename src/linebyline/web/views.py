@@ -66,7 +66,8 @@ def lesson_page(request: HttpRequest, path: str) -> HttpResponse:
         get_token(request)  # sets the cookie the feedback form and the event log send back
     if rendered.has_session(request):
         response = render(request, "linebyline/lesson.html", rendered.page_context(view, lesson))
-        etag = rendered.etag_of(response.content)  # GZipMiddleware compresses it on the way out
+        # GZipMiddleware compresses it on the way out.
+        etag = rendered.personal_etag(response.content, request.META.get("CSRF_COOKIE", ""))
     else:
         page = rendered.anonymous_page(view, lesson)
         etag = page.etag

@@ -1,0 +1,136 @@
+"""The JSON API: a learner's progress, read and merged (/api/progress/), for the browser's sync
+and the CLI. Described by the OpenAPI document at /api/openapi.json (openapi.py); every answer is
+JSON, bad input gets a 4xx with a message, and a learner only ever reaches their own progress."""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+from django_ratelimit.core import is_ratelimited
+
+from .. import progress_merge as pm
+from ..course import CourseErrors
+from ..web.pages import current
+from . import store
+from .openapi import description
+from .tokens import NotSignedIn, authenticate, csrf_problem
+
+SYNC_RATE = "120/m"  # per account: the browser sends at most one batch every few seconds
+
+
+def problem(status: int, message: str, **headers: str) -> JsonResponse:
+    response = JsonResponse({"error": message}, status=status)
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+def api_view(methods: tuple[str, ...]) -> Callable:
+    """JSON in and out; the method checked; who is asking settled (401 otherwise); Django's CSRF
+    check for the browser's session on anything but a read (a token needs none: a browser never
+    sends one by itself)."""
+    def decorate(view: Callable) -> Callable:
+        @csrf_exempt  # checked below, for session requests only
+        @never_cache
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if request.method not in methods:
+                return problem(405, f"use {' or '.join(methods)}", Allow=", ".join(methods))
+            try:
+                user, token = authenticate(request)
+            except NotSignedIn as error:
+                return problem(401, str(error), WWW_Authenticate='Bearer realm="linebyline"')
+            if token is None and request.method not in ("GET", "HEAD"):
+                reason = csrf_problem(request)
+                if reason:
+                    return problem(403, f"refused by the CSRF check ({reason}): send the "
+                                   "csrftoken cookie's value in an X-CSRFToken header")
+            request.api_user, request.api_token = user, token
+            return view(request, *args, **kwargs)
+        return wrapped
+    return decorate
+
+
+def _served_course(slug: object) -> tuple[str | None, JsonResponse | None]:
+    try:
+        served = current.get().course.slug
+    except CourseErrors:
+        return None, problem(503, "the course on this server has errors; try again later")
+    if not isinstance(slug, str) or not slug:
+        return None, problem(400, "say which course: ?course=SLUG (this server has "
+                             f'"{served}")')
+    if slug != served:
+        return None, problem(404, f'this server has no course "{slug[:60]}" (it has "{served}")')
+    return served, None
+
+
+def _limited(request: HttpRequest) -> bool:
+    return is_ratelimited(request, group="progress-sync", key=lambda group, r: str(r.api_user.pk),
+                          rate=SYNC_RATE, increment=True)
+
+
+@api_view(("GET", "POST"))
+def progress(request: HttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        course, error = _served_course(request.GET.get("course"))
+        if error:
+            return error
+        return JsonResponse(pm.document(course, store.load(request.api_user, course)))
+    if _limited(request):
+        return problem(429, "too many progress updates at once; wait a minute and try again",
+                       Retry_After="60")
+    content_type = request.content_type or ""
+    if content_type != "application/json":
+        return problem(415, "send the progress document as application/json")
+    declared = request.META.get("CONTENT_LENGTH") or "0"
+    if not declared.isdigit() or int(declared) > store.MAX_STORED:
+        return problem(413, f"a progress document can be at most {store.MAX_STORED / 1e6:.1f} MB")
+    body = request.read(store.MAX_STORED + 1)
+    if len(body) > store.MAX_STORED:
+        return problem(413, f"a progress document can be at most {store.MAX_STORED / 1e6:.1f} MB")
+    try:
+        value = json.loads(body.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return problem(400, "the body is not JSON (UTF-8)")
+    try:
+        slug, lessons = pm.read_document(value)
+    except pm.ProgressError as error:
+        return problem(400, f"not a progress document: {error}")
+    course, error = _served_course(slug)
+    if error:
+        return error
+    try:
+        merged = store.merge_into(request.api_user, course, lessons)
+    except store.TooLarge as too_large:
+        return problem(413, f"{too_large}; nothing was changed")
+    except store.Busy:
+        return problem(503, "the server is busy; try again in a moment", Retry_After="2")
+    return JsonResponse(pm.document(course, merged))
+
+
+@api_view(("GET",))
+def account(request: HttpRequest) -> HttpResponse:
+    user = request.api_user
+    return JsonResponse({"username": user.get_username(), "name": user.first_name,
+                         "token": request.api_token.name if request.api_token else None})
+
+
+@api_view(("DELETE",))
+def token(request: HttpRequest) -> HttpResponse:
+    """Revoke the token this request is made with (`linebyline logout`)."""
+    if request.api_token is None:
+        return problem(400, "this request carries no token to revoke (tokens are revoked from "
+                       "the account page)")
+    request.api_token.delete()
+    return HttpResponse(status=204)
+
+
+@never_cache
+def openapi(request: HttpRequest) -> HttpResponse:
+    if request.method not in ("GET", "HEAD"):
+        return problem(405, "use GET", Allow="GET")
+    return JsonResponse(description())

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    name = "linebyline.accounts"
+    label = "accounts"
+    verbose_name = "accounts and progress"

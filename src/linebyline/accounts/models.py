@@ -1,0 +1,66 @@
+"""What an account keeps: its progress per course, and the tokens its terminals sign in with."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+TOKEN_PREFIX = "lbl_"
+MAX_TOKENS = 20  # per account: a terminal on each machine, with room to spare
+
+
+class ProgressDocument(models.Model):
+    """A learner's progress in one course: the lessons of a version-2 progress document.
+
+    Kept as JSON text, not a JSON column: a draft may hold any character (even NUL, which
+    PostgreSQL's jsonb refuses), and the server only ever reads and writes it whole. `revision`
+    grows with every write, so two requests merging at once cannot overwrite each other."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="progress_documents")
+    course = models.SlugField(max_length=60)
+    lessons = models.TextField(default="{}")
+    revision = models.PositiveBigIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "course"],
+                                               name="one_progress_document_per_course")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.course}"
+
+
+def token_digest(token: str) -> str:
+    # Tokens are 256 random bits: a plain SHA-256 is enough to keep the database from holding
+    # anything that works as a token (a slow hash is for guessable passwords).
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class AccessToken(models.Model):
+    """A personal token a learner creates on their account page for `linebyline login`; shown
+    once, stored as a digest, revocable."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="access_tokens")
+    name = models.CharField(max_length=60)
+    digest = models.CharField(max_length=64, unique=True)
+    hint = models.CharField(max_length=12, help_text="the token's first characters, to tell it apart")
+    created = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.hint}…)"
+
+    @classmethod
+    def issue(cls, user, name: str) -> tuple[AccessToken, str]:
+        """A new token for `user`; the token itself is returned once and never stored."""
+        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        made = cls.objects.create(user=user, name=name, digest=token_digest(token),
+                                  hint=token[:len(TOKEN_PREFIX) + 4])
+        return made, token
