@@ -147,6 +147,10 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
         : `${passed} / ${result.checks.length} checks pass.`;
     summary.dataset.status = result.status;
     if (result.stdout) write(result.stdout, "stdout");
+    // Code checked within the moment before its draft is saved still started the lesson.
+    if (progress.lesson(number).status === "not-started" && result.status !== "not-attempted") {
+      recordEvent(exercise.course, number, { kind: "start" });
+    }
     recordEvent(exercise.course, number, { kind: "check", status: result.status, checks: result.checks });
     progress.update(number, (lesson) => {
       lesson.checks = { passed, total: result.checks.length };
