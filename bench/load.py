@@ -9,8 +9,8 @@ each concurrency for a fixed time:
   lesson page 304    the same with If-None-Match: a repeat visit
   lesson, signed in  the same page for a signed-in learner (the header rendered per request)
   events POST        POST /events/, one checked run: the write a learner's browser makes most
-                     (the progress sync, /api/progress/, comes with the accounts work; until then
-                     this is the write measured)
+  progress sync      POST /api/progress/ for a signed-in learner: a lesson with a draft of a
+                     lesson's size merged into the account's progress, the merge answered
 
 Rate limits are switched off in the server measured (LINEBYLINE_RATE_LIMITS=0): a load test from
 one address would otherwise measure 429s. Figures depend on the machine; the ratios to the static
@@ -117,7 +117,6 @@ async def fetch(request: Request) -> tuple[int, dict[str, str], bytes]:
         writer.close()
 
 
-
 async def load(request: Request, concurrency: int, seconds: float) -> dict[str, float]:
     raw = request.encoded()
     latencies: list[float] = []
@@ -193,14 +192,20 @@ def targets(server: Server) -> list[tuple[str, Request]]:
             {"name": "a value used twice adds up", "status": "fail",
              "message": "x.grad is 3.0, expected 6.0: a value used twice gets both shares"}]}]}
     page = {"Accept-Encoding": "gzip, deflate, br", "Cookie": cookie}
+    draft = (ROOT / "courses/microgpt/lessons").glob("7.5-*/starter.py")
+    progress = {"format": "linebyline-progress", "version": 2, "course": "microgpt", "lessons": {
+        "7.5": {"status": "in-progress", "hintsShown": 1, "draft": next(draft).read_text(),
+                "draftAt": 1_700_000_000_000, "draftDevice": "b-bench"}}}
+    write = {"X-CSRFToken": token, "Content-Type": "application/json", "Origin": f"http://{HOST}:{PORT[0]}"}
     return [
         ("static file", Request("GET", favicon, {"Accept-Encoding": "gzip"})),
         ("lesson page", Request("GET", LESSON, page)),
         ("lesson page 304", Request("GET", LESSON, {**page, "If-None-Match": etag}, expect=304)),
         ("lesson, signed in", Request("GET", LESSON, {**page, "Cookie": f"{cookie}; {session}"})),
-        ("events POST", Request("POST", "/events/", {
-            "Cookie": cookie, "X-CSRFToken": token, "Content-Type": "application/json",
-            "Origin": f"http://{HOST}:{PORT[0]}"}, json.dumps(event).encode(), expect=201)),
+        ("events POST", Request("POST", "/events/", {"Cookie": cookie, **write},
+                                json.dumps(event).encode(), expect=201)),
+        ("progress sync", Request("POST", "/api/progress/", {"Cookie": f"{cookie}; {session}", **write},
+                                  json.dumps(progress).encode())),
     ]
 
 
