@@ -133,13 +133,18 @@ def test_a_teacher_makes_a_class_a_learner_joins_works_and_the_teacher_sees_it(s
         expect(desk.locator(".messages")).to_contain_text("Class “Room 12 <b>” created")
         code = desk.locator("[data-join-code]").inner_text()
         class_page = desk.url
-        assert desk.locator("a.join-link").get_attribute("href").endswith(f"/classes/join/?code={code}")
+        join_link = desk.locator("a.join-link").get_attribute("href")
+        assert join_link.endswith(f"/classes/join/?code={code}")
         passes_axe_and_fits_a_phone(desk)
 
-        # The learner signs up, and joins from their account page with the code, typed as told.
+        # The learner signs up; the join link shows the class; they join from their account page
+        # with the code, typed as they heard it.
         seat = learner.new_page()
         seat.set_default_timeout(20_000)
         sign_up(seat, server, "lena")
+        seat.goto(join_link)
+        expect(seat.locator("[data-joining]")).to_have_text("Room 12 <b>")
+        passes_axe_and_fits_a_phone(seat)
         seat.goto(server.url + "/accounts/")
         seat.get_by_label("Join code").fill(code.lower())
         seat.get_by_role("button", name="Join", exact=True).click()
