@@ -12,7 +12,8 @@ const OUT = `${STATIC}/linebyline/dist`;
 const widgets = (await readdir("src/widgets"))
   .filter((file) => file.endsWith(".ts") && file !== "kit.ts")
   .map((file) => file.slice(0, -3));
-const entryPoints = { app: "src/main.ts", worker: "src/worker.ts" };
+// The teacher's pages have their own entry point (with the charting library): lesson pages never load it.
+const entryPoints = { app: "src/main.ts", worker: "src/worker.ts", teach: "src/teach.ts" };
 for (const kind of widgets) entryPoints[`widgets/${kind}`] = `src/widgets/${kind}.ts`;
 
 await rm(OUT, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What the tests need from the system, installed and started if missing (idempotent):
-# Debian's Chromium for the browser tests and a PostgreSQL server for the database tests.
+# Debian's Chromium for the browser tests, a PostgreSQL server for the database tests, and nginx
+# for the deployment test (tests/deploy: it runs its own nginx with deploy/nginx.conf).
 # Needs root (as on the development machines and CI); prints what it does.
 set -euo pipefail
 
@@ -8,10 +9,15 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
 command -v npm >/dev/null 2>&1 || need+=(npm)
+[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || need+=(nginx)
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing ${need[*]} with apt-get…"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" fonts-dejavu-core >/dev/null
+  # The package may start its default site on port 80: the test starts its own nginx instead.
+  if [[ " ${need[*]} " == *" nginx "* ]]; then
+    invoke-rc.d nginx stop >/dev/null 2>&1 || true
+  fi
 fi
 
 # Start the PostgreSQL cluster and make a role the tests can create databases with.
@@ -30,4 +36,5 @@ su postgres -c "psql -q -tAc \"SELECT 1 FROM pg_roles WHERE rolname='linebyline'
   su postgres -c "psql -q -c \"CREATE ROLE linebyline LOGIN PASSWORD 'linebyline' CREATEDB\""
 su postgres -c "psql -q -tAc \"SELECT 1 FROM pg_database WHERE datname='linebyline'\"" | grep -q 1 ||
   su postgres -c "createdb -O linebyline linebyline"
-echo "Chromium: $(chromium --version 2>/dev/null | head -1); PostgreSQL: ready on 127.0.0.1:5432"
+echo "Chromium: $(chromium --version 2>/dev/null | head -1); PostgreSQL: ready on 127.0.0.1:5432;" \
+  "$( (/usr/sbin/nginx -v || nginx -v) 2>&1 | head -1)"

@@ -7,7 +7,6 @@ from __future__ import annotations
 import http.client
 import logging
 import os
-import re
 import socket
 import stat
 import subprocess
@@ -220,9 +219,9 @@ def post_feedback_over_https(served: Served) -> int:
     connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
     connection.request("GET", "/lessons/7.5-backward/", headers={"Host": "127.0.0.1"})
     page = connection.getresponse()
-    html = page.read().decode()
+    page.read()
     cookie = page.getheader("Set-Cookie").split(";")[0]
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    token = cookie.removeprefix("csrftoken=")  # the page is the same for all: the token is in the cookie
     connection.request("POST", "/feedback/7.5/", body=f"clear=yes&comment=&csrfmiddlewaretoken={token}",
                        headers={"Host": "127.0.0.1", "Origin": "https://127.0.0.1",
                                 "Referer": "https://127.0.0.1/lessons/7.5-backward/",

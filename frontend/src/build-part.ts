@@ -1,6 +1,7 @@
 // Part 3, Build: the editor, Run / Check / Stop / Reset, streamed output and the checks list.
 import { setUpEarlierVersions } from "./earlier-versions";
 import { createEditor, type Editor } from "./editor";
+import { recordEvent } from "./events";
 import { MAX_DRAFT, type Progress } from "./progress";
 import { type CheckResult, type Python, StoppedError } from "./python";
 
@@ -62,6 +63,9 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
       window.clearTimeout(saveTimer);
       unsaved = () => {
         unsaved = null;
+        if (progress.lesson(number).status === "not-started" && text !== exercise.starter) {
+          recordEvent(exercise.course, number, { kind: "start" });
+        }
         progress.update(number, (lesson) => {
           lesson.draft = text;
           if (lesson.status === "not-started" && text !== exercise.starter) lesson.status = "in-progress";
@@ -158,6 +162,11 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
         : `${passed} / ${result.checks.length} checks pass.`;
     summary.dataset.status = result.status;
     if (result.stdout) write(result.stdout, "stdout");
+    // Code checked within the moment before its draft is saved still started the lesson.
+    if (progress.lesson(number).status === "not-started" && result.status !== "not-attempted") {
+      recordEvent(exercise.course, number, { kind: "start" });
+    }
+    recordEvent(exercise.course, number, { kind: "check", status: result.status, checks: result.checks });
     progress.update(number, (lesson) => {
       lesson.checks = { passed, total: result.checks.length };
       if (result.status === "pass") lesson.status = "done";

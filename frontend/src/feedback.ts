@@ -1,4 +1,6 @@
-// "Was this lesson clear?": sent with the page's CSRF token; the server validates and rate-limits.
+// "Was this lesson clear?": sent with the CSRF token from its cookie; the server validates and
+// rate-limits.
+import { csrfToken } from "./csrf";
 
 export function setUpFeedback(form: HTMLFormElement): void {
   const result = form.querySelector<HTMLElement>("[data-feedback-result]")!;
@@ -14,7 +16,7 @@ export function setUpFeedback(form: HTMLFormElement): void {
     try {
       const response = await fetch(form.action, {
         method: "POST", body: data, credentials: "same-origin",
-        headers: { Accept: "application/json", "X-CSRFToken": String(data.get("csrfmiddlewaretoken") ?? "") },
+        headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
       });
       if (response.ok) {
         result.textContent = "Thank you! Your answer helps us make the lesson clearer.";

@@ -3,6 +3,7 @@
 // speed, "edit from here"), then the solution after a confirmation.
 import type { ExerciseData } from "./build-part";
 import type { Editor } from "./editor";
+import { recordEvent } from "./events";
 import type { Progress } from "./progress";
 
 const CHAR_MS = 45; // typing speed at 1×
@@ -72,19 +73,24 @@ export function setUpStuck(root: HTMLElement, exercise: ExerciseData, progress: 
   hintButton.addEventListener("click", () => {
     const count = Math.min(progress.lesson(number).hintsShown + 1, exercise.hints.length);
     progress.update(number, (lesson) => { lesson.hintsShown = count; });
+    recordEvent(exercise.course, number, { kind: "hint", hint: count });
     showHints(count);
     (hintsList.lastElementChild as HTMLElement | null)?.setAttribute("tabindex", "-1");
     (hintsList.lastElementChild as HTMLElement | null)?.focus();
   });
 
   const replay = setUpReplay(panel, exercise, editor);
-  codealongButton.addEventListener("click", () => replay.open(0));
+  const openReplay = (chapter: number) => {
+    recordEvent(exercise.course, number, { kind: "codealong" });
+    replay.open(chapter);
+  };
+  codealongButton.addEventListener("click", () => openReplay(0));
   for (const link of document.querySelectorAll<HTMLAnchorElement>("[data-chapter-link]")) {
     link.addEventListener("click", () => {
       // Reaching the replay from Watch skips the hints: the learner asked for it.
       progress.update(number, (lesson) => { lesson.hintsShown = Math.max(lesson.hintsShown, exercise.hints.length); });
       showHints(exercise.hints.length);
-      replay.open(Number(link.dataset.chapterLink));
+      openReplay(Number(link.dataset.chapterLink));
     });
   }
 
@@ -93,6 +99,7 @@ export function setUpStuck(root: HTMLElement, exercise: ExerciseData, progress: 
     if (dialog.returnValue !== "show") return;
     const response = await fetch(exercise.solutionUrl, { headers: { Accept: "application/json" } });
     const data = (await response.json()) as { solution: string };
+    recordEvent(exercise.course, number, { kind: "solution" });
     root.querySelector("[data-solution-code]")!.textContent = data.solution;
     solutionBox.hidden = false;
     solutionBox.querySelector<HTMLButtonElement>('[data-action="use-solution"]')!.onclick = () => {

@@ -289,7 +289,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.course:
         os.environ["LINEBYLINE_COURSE"] = str(_course(args.course).path)
     try:
-        serve(args.host, args.port)
+        serve(args.host, args.port, production=args.production)
     except ServeError as error:
         print(f"linebyline serve: {error}", file=sys.stderr)
         return 1
@@ -397,6 +397,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="address to listen on (default 127.0.0.1: this machine only; "
                        "0.0.0.0: every address)")
     serve.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
+    serve.add_argument("--production", action="store_true",
+                       help="refuse to start with an insecure configuration (debug on, no shared "
+                       "secret key, open or unset host names, no HTTPS proxy) and send cookies over "
+                       "HTTPS only; the same as LINEBYLINE_PRODUCTION=1 (docs/deploy.md)")
     serve.set_defaults(run=cmd_serve)
 
     login = commands.add_parser(

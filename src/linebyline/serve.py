@@ -16,6 +16,8 @@ import hashlib
 import ipaddress
 import os
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 WEB = Path(__file__).parent / "web"
@@ -75,16 +77,56 @@ def prepare(verbose: bool = True) -> None:
         raise ServeError("the course has problems:\n" + "\n".join(f"  {e}" for e in errors.errors)
                          ) from None
 
-    call_command("migrate", interactive=False, verbosity=0)
+    # Several servers may start at once on one database, or one data folder: one at a time
+    # migrates, and one at a time collects the static files.
+    with _database_lock():
+        call_command("migrate", interactive=False, verbosity=0)
+        call_command("createcachetable", verbosity=0)  # the cache rate limits share (settings.py)
     # Beside the static files, not among them: everything in STATIC_ROOT is served.
     stamp = Path(settings.BUILD_DIR) / "collected"
     stamp.parent.mkdir(exist_ok=True)
-    fingerprint = _static_fingerprint()
-    if not stamp.exists() or stamp.read_text() != fingerprint:
-        if verbose:
-            print("Preparing static files (only when they have changed)…", flush=True)
-        call_command("collectstatic", interactive=False, clear=True, verbosity=0)
-        stamp.write_text(fingerprint)
+    with _file_lock(stamp.parent / "collect.lock"):
+        fingerprint = _static_fingerprint()
+        if not stamp.exists() or stamp.read_text() != fingerprint:
+            if verbose:
+                print("Preparing static files (only when they have changed)…", flush=True)
+            call_command("collectstatic", interactive=False, clear=True, verbosity=0)
+            stamp.write_text(fingerprint)
+
+
+MIGRATION_LOCK = 0x6C62_7973  # a PostgreSQL advisory lock number of our own ("lbys")
+
+
+@contextmanager
+def _database_lock() -> Iterator[None]:
+    """On PostgreSQL, hold an advisory lock (SQLite serialises writers by itself)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(%s)", [MIGRATION_LOCK])
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [MIGRATION_LOCK])
+
+
+@contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    try:
+        import fcntl
+    except ImportError:  # not on this system: one server per data folder there
+        yield
+        return
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def is_loopback(host: str) -> bool:
@@ -173,7 +215,20 @@ def _proxy() -> dict[str, object]:
             "trusted_proxy_headers": {"x-forwarded-for", "x-forwarded-proto"}}
 
 
-def serve(host: str, port: int) -> None:
+def check_production() -> None:
+    """In production mode, refuse an insecure configuration, naming every problem at once."""
+    from .web import production
+
+    if production.enabled(os.environ):
+        found = production.problems(os.environ)
+        if found:
+            raise ServeError(production.refusal(found))
+
+
+def serve(host: str, port: int, production: bool = False) -> None:
+    if production:
+        os.environ["LINEBYLINE_PRODUCTION"] = "1"
+    check_production()
     check_debug(host)
     hosts, configured = allowed_hosts(host)
     os.environ["LINEBYLINE_ALLOWED_HOSTS"] = ",".join(hosts)

@@ -18,7 +18,7 @@ API = "/api/progress/"
 
 
 @pytest.fixture(autouse=True)
-def fresh_rate_limits():
+def fresh_rate_limits(db):  # the cache (rate limits) lives in the database
     cache.clear()
 
 

@@ -17,6 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from ..teaching.export import learner_data
 from ..web.models import LessonFeedback
 from ..web.pages import current
 from .forms import ConfirmPasswordForm, ProfileForm, SignUpForm, TokenForm
@@ -178,6 +179,7 @@ def my_data(request: HttpRequest) -> HttpResponse:
                      for f in LessonFeedback.objects.filter(user=user).order_by("created")],
         "terminal_tokens": [{"name": t.name, "starts_with": t.hint, "created": _iso(t.created),
                              "last_used": _iso(t.last_used)} for t in user.access_tokens.all()],
+        **learner_data(user),  # the classes joined, and what the lesson pages recorded
     }
     response = HttpResponse(json.dumps(data, indent=2, ensure_ascii=False),
                             content_type="application/json; charset=utf-8")

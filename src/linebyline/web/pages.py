@@ -6,7 +6,9 @@ next request); everything derived from it is cached under the content version.
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
+import time
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -225,28 +227,46 @@ class CourseView:
 
 
 class _Cache:
-    """Reload the course when its files change; hand out the current CourseView."""
+    """Reload the course when its files change; hand out the current CourseView.
+
+    Looking at every course file costs milliseconds (hundreds of files), so it is done at most
+    once every RECHECK_SECONDS per process: an author sees an edit on the next reload a second
+    later, and a busy server does not stat the course on every request.
+    """
+
+    RECHECK_SECONDS = 1.0
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._signature: tuple | None = None
         self._view: CourseView | None = None
+        self._checked: tuple[Path, float] | None = None  # the path, and when it was last looked at
 
     def path(self) -> Path:
         return Path(settings.COURSE_DIR) if settings.COURSE_DIR else default_course_path()
 
     def _signature_of(self, path: Path) -> tuple:
-        return tuple(sorted((str(p), p.stat().st_mtime_ns, p.stat().st_size)
-                            for p in path.rglob("*") if p.is_file()))
+        found = []
+        for folder, _, names in os.walk(path):
+            for name in names:
+                status = os.stat(os.path.join(folder, name))
+                found.append((os.path.join(folder, name), status.st_mtime_ns, status.st_size))
+        return tuple(sorted(found))
 
     def get(self) -> CourseView:
         path = self.path()
+        now = time.monotonic()
+        checked = self._checked
+        if (self._view is not None and checked is not None and checked[0] == path
+                and now - checked[1] < self.RECHECK_SECONDS):
+            return self._view
         signature = self._signature_of(path)
         with self._lock:
             if self._view is None or signature != self._signature:
                 course = load_course(path)  # raises CourseErrors, shown on an error page
                 version = hashlib.sha256(repr(signature).encode()).hexdigest()[:12]
                 self._view, self._signature = CourseView(course, version), signature
+            self._checked = (path, now)
             return self._view
 
 

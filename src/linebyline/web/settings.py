@@ -9,6 +9,11 @@ LINEBYLINE_DATABASE_URL   e.g. postgres://user:pass@host/db (default: SQLite in 
 LINEBYLINE_ALLOWED_HOSTS  comma-separated host names (default: localhost, 127.0.0.1, [::1])
 LINEBYLINE_NAMES_FILE     the data set the browser mounts as input.txt (default: the bundled names)
 LINEBYLINE_COURSE         the course folder (default: the bundled microgpt course)
+LINEBYLINE_STATIC_ROOT    where static files are collected (default: static/ in the data dir);
+                          a reverse proxy that serves them must be able to read it
+LINEBYLINE_PRODUCTION     "1" refuses to start with an insecure configuration (production.py)
+                          and sends cookies over HTTPS only
+LINEBYLINE_RATE_LIMITS    "0" turns rate limits off, for load tests only (refused in production)
 LINEBYLINE_EMAIL_HOST     an SMTP server for password-reset mail (default: none: mail is printed
                           to the console); with LINEBYLINE_EMAIL_PORT (default 587), _USER,
                           _PASSWORD, _SECURITY (starttls, ssl or none; default starttls), _FROM
@@ -24,6 +29,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from ..dataset import names_file
+from . import production
 from .headers import add_static_headers, immutable_static_file
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -73,6 +79,11 @@ def _secret_key(data_dir: Path) -> str:
     return path.read_text().strip()
 
 
+PRODUCTION = production.enabled(os.environ)
+if PRODUCTION and production.problems(os.environ):
+    raise ImproperlyConfigured(production.refusal(production.problems(os.environ)))
+
+
 def _email_port(text: str) -> int:
     if not text.isdigit() or not 0 < int(text) < 65536:
         raise ImproperlyConfigured(f"LINEBYLINE_EMAIL_PORT must be a port number, not {text!r}")
@@ -103,6 +114,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "linebyline.web.apps.WebConfig",
+    "linebyline.teaching.apps.TeachingConfig",
     "axes",
     "linebyline.accounts.apps.AccountsConfig",
 ]
@@ -135,6 +147,7 @@ TEMPLATES = [{
         "django.contrib.auth.context_processors.auth",
         "django.contrib.messages.context_processors.messages",
         "linebyline.web.context.assets",
+        "linebyline.teaching.context.teaching",
     ]},
 }]
 
@@ -142,10 +155,20 @@ DATABASES = {"default": dj_database_url.parse(
     os.environ.get("LINEBYLINE_DATABASE_URL") or _private_sqlite(DATA_DIR / "linebyline.sqlite3"),
     conn_max_age=60,
 )}
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # Several threads (and processes) write at once: the events, the shared cache. A write-ahead
+    # log lets readers go on while one writes and syncs to disk at checkpoints, not every commit;
+    # IMMEDIATE transactions take the write lock first, so two never deadlock upgrading to it.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        "transaction_mode": "IMMEDIATE", "timeout": 20})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                      "LOCATION": "linebyline"}}
+# Shared by every server process on the database (rate limits must be): created by `serve`
+# (createcachetable) on its first run. cache.py says why it is not Django's own DatabaseCache.
+CACHES = {"default": {"BACKEND": "linebyline.web.cache.SharedDatabaseCache",
+                      "LOCATION": "linebyline_cache",
+                      "OPTIONS": {"MAX_ENTRIES": 1_000_000}}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -194,7 +217,7 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = DATA_DIR / "static"
+STATIC_ROOT = Path(os.environ.get("LINEBYLINE_STATIC_ROOT") or DATA_DIR / "static")
 # Everything in STATIC_ROOT is served: the bookkeeping of the build (the manifest of fingerprinted
 # names, the stamp of what was collected) lives beside it instead.
 BUILD_DIR = DATA_DIR / "build"
@@ -210,6 +233,8 @@ WHITENOISE_SKIP_COMPRESS_EXTENSIONS = ["jpg", "jpeg", "png", "gif", "webp", "zip
                                        "bz2", "tbz", "xz", "br", "woff", "woff2"]
 
 SESSION_COOKIE_HTTPONLY = True
+# In production every request arrives over HTTPS (through the proxy): cookies never leave it.
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = PRODUCTION
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
@@ -217,6 +242,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 
 RATELIMIT_VIEW = "linebyline.web.views.rate_limited"
+RATELIMIT_ENABLE = os.environ.get("LINEBYLINE_RATE_LIMITS", "1") != "0"
 
 # One line per rejected request (tracebacks only for server errors), and waitress's
 # "Task queue depth" warning at most once a minute (see logs.py).

@@ -16,7 +16,9 @@ urlpatterns = [
     path("data/input.txt", views.dataset, name="dataset"),
     re_path(r"^scripts/(?P<name>[A-Za-z0-9_]+\.py)$", views.script, name="script"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("", include("linebyline.teaching.urls")),
     path("accounts/", include("linebyline.accounts.urls")),
     path("api/", include("linebyline.accounts.api_urls")),
 ]

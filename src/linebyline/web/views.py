@@ -2,17 +2,21 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.db import DatabaseError, connection
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
-from django.views.decorators.cache import cache_control
+from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_POST, require_safe
 from django_ratelimit.decorators import ratelimit
 
 from ..course import CourseErrors
+from . import rendered
 from .forms import FeedbackForm
 from .models import LessonFeedback
-from .pages import current, lesson_url, runtime_sources, widget_assets
+from .pages import current, lesson_url, runtime_sources
 
 FEEDBACK_RATE = "10/h"  # per address: plenty for a learner, too few for a flood
 
@@ -58,24 +62,24 @@ def lesson_page(request: HttpRequest, path: str) -> HttpResponse:
     problems = view.computed(lesson).problems
     if problems:
         return render(request, "linebyline/course_errors.html", {"errors": problems}, status=500)
-    module = view.module_of(lesson)
-    following = view.next_lesson(lesson)
-    return render(request, "linebyline/lesson.html", {
-        "view": view, "lesson": lesson, "module": module,
-        "lead": view.html(lesson.lead), "where": view.html(lesson.where),
-        "original_links": view.original_links(lesson),
-        "widget_params": view.widget_params(lesson),
-        "widget_assets": widget_assets(lesson.explore.kind),
-        "watch": view.html(lesson.watch),
-        "quiz": view.quiz_view(lesson.quiz, view.quiz_data(lesson)),
-        "quiz_data": view.quiz_data(lesson),
-        "exercise": view.exercise_data(lesson),
-        "rows": view.program_rows(lesson),
-        "this_count": len(view.learned_lines(lesson)),
-        "next_lesson": following, "next_url": lesson_url(following) if following else "",
-        "module_end": view.is_module_end(lesson),
-        "feedback_form": FeedbackForm(),
-    })
+    if "CSRF_COOKIE" not in request.META:
+        get_token(request)  # sets the cookie the feedback form and the event log send back
+    if rendered.has_session(request):
+        response = render(request, "linebyline/lesson.html", rendered.page_context(view, lesson))
+        # GZipMiddleware compresses it on the way out.
+        etag = rendered.personal_etag(response.content, request.META.get("CSRF_COOKIE", ""))
+    else:
+        page = rendered.anonymous_page(view, lesson)
+        etag = page.etag
+        if rendered.accepts_gzip(request):
+            response = HttpResponse(page.gzipped, content_type="text/html; charset=utf-8")
+            response["Content-Encoding"] = "gzip"
+        else:
+            response = HttpResponse(page.body, content_type="text/html; charset=utf-8")
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"  # keep it, but ask every time: the course may change
+    patch_vary_headers(response, ("Cookie", "Accept-Encoding"))
+    return get_conditional_response(request, etag=etag, response=response)
 
 
 @require_safe
@@ -187,3 +191,17 @@ def dataset(request: HttpRequest) -> FileResponse:
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers and tools ask for /favicon.ico whatever the page says: point them at ours."""
     return redirect(static("linebyline/favicon.svg"), permanent=True)
+
+
+@require_safe
+@never_cache
+def healthz(request: HttpRequest) -> JsonResponse:
+    """For a load balancer or a monitor: 200 when the database answers, 503 when it does not.
+    Cheap (one trivial query) and says nothing about the configuration."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError:
+        return JsonResponse({"status": "unavailable", "database": "unreachable"}, status=503)
+    return JsonResponse({"status": "ok", "database": "ok"})

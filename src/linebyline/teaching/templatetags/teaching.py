@@ -1,0 +1,18 @@
+"""The learner's classes, shown on the account page (the accounts app's): the classes they are in,
+a form to join one with a code, and a button to leave each."""
+from __future__ import annotations
+
+from django import template
+
+from ..forms import JoinForm
+from ..models import Membership
+
+register = template.Library()
+
+
+@register.inclusion_tag("teaching/_your_classes.html", takes_context=True)
+def your_classes(context: template.Context) -> dict[str, object]:
+    request = context["request"]
+    memberships = (Membership.objects.filter(user=request.user).select_related("classroom")
+                   .prefetch_related("classroom__teachers").order_by("classroom__name"))
+    return {"memberships": memberships, "form": JoinForm(), "csrf_token": context.get("csrf_token")}

@@ -1,0 +1,18 @@
+"""Fixtures for every test of the web app."""
+from __future__ import annotations
+
+import time
+from types import SimpleNamespace
+
+import django_ratelimit.core
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def rate_limit_windows_stay_put(monkeypatch: pytest.MonkeyPatch) -> None:
+    """django-ratelimit counts in fixed windows (a minute, an hour) that end at a time of their
+    own: a test that sends a limit's worth of requests (some take 15 s on a busy machine) would
+    fail by chance when a window ends halfway and the count starts again. The limiter and the
+    cache it counts in are real; only the clock that picks the window stands still."""
+    now = time.time()
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))

@@ -1,0 +1,222 @@
+"""POST /events/: what the browser records for teachers, validated, bounded and rate-limited."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from linebyline.teaching.events import MAX_BODY, MAX_EVENTS, MAX_MESSAGE
+from linebyline.teaching.models import CheckFailure, LearningEvent
+
+BROWSER = "0123456789abcdef0123456789abcdef"
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits(db):
+    cache.clear()
+
+
+def post(client: Client, body, **headers):
+    data = body if isinstance(body, (bytes, str)) else json.dumps(body)
+    return client.post("/events/", data=data, content_type="application/json", **headers)
+
+
+def batch(*events, course="microgpt", browser=BROWSER):
+    return {"course": course, "browser": browser, "events": list(events)}
+
+
+def check_event(course, number="7.5", statuses=None, status="fail", message="wrong"):
+    names = course.lesson(number).exercise.check_names
+    statuses = statuses or ["pass"] + ["fail"] * (len(names) - 1)
+    return {"lesson": number, "kind": "check", "status": status,
+            "checks": [{"name": name, "status": s, "message": message if s != "pass" else ""}
+                       for name, s in zip(names, statuses)]}
+
+
+def test_an_anonymous_batch_is_stored_with_the_browser_id_only(client, course):
+    response = post(client, batch({"lesson": "7.5", "kind": "start"}, check_event(course),
+                                  {"lesson": "7.5", "kind": "hint", "hint": 2},
+                                  {"lesson": "7.5", "kind": "codealong"},
+                                  {"lesson": "7.5", "kind": "solution"}))
+    assert response.status_code == 201 and response.json() == {"saved": 5}
+    rows = list(LearningEvent.objects.order_by("id").values_list("kind", "learner", "user", "status", "hint"))
+    assert rows == [("start", f"b{BROWSER}", None, "", None), ("check", f"b{BROWSER}", None, "fail", None),
+                    ("hint", f"b{BROWSER}", None, "", 2), ("codealong", f"b{BROWSER}", None, "", None),
+                    ("solution", f"b{BROWSER}", None, "", None)]
+    names = course.lesson("7.5").exercise.check_names
+    assert list(CheckFailure.objects.order_by("id").values_list("name", "status", "message")) == [
+        (name, "fail", "wrong") for name in names[1:]]
+
+
+def test_a_signed_in_learners_events_belong_to_their_account(client):
+    learner = User.objects.create_user("ada", password="x")
+    client.force_login(learner)
+    assert post(client, batch({"lesson": "7.4", "kind": "start"})).status_code == 201
+    event = LearningEvent.objects.get()
+    assert (event.user, event.learner) == (learner, f"u{learner.pk}")
+    learner.delete()  # their events go with their account
+    assert not LearningEvent.objects.exists()
+
+
+def test_checks_left_unrun_after_an_error_are_not_counted_as_failures(client, course):
+    names = course.lesson("7.5").exercise.check_names
+    statuses = ["pass", "error"] + ["error"] * (len(names) - 2)
+    assert post(client, batch(check_event(course, statuses=statuses, status="fail"))).status_code == 201
+    assert list(CheckFailure.objects.values_list("name", "status")) == [(names[1], "error")]
+
+
+def test_a_check_of_the_untouched_starter_records_no_failures(client, course):
+    names = course.lesson("7.5").exercise.check_names
+    event = check_event(course, statuses=["not-attempted"] * len(names), status="not-attempted")
+    assert post(client, batch(event)).status_code == 201
+    assert LearningEvent.objects.get().status == "not-attempted" and not CheckFailure.objects.exists()
+
+
+def test_text_the_database_cannot_store_is_made_storable(client, course):
+    event = check_event(course, message="nul \x00 and a lone \ud800 half")
+    assert post(client, batch(event)).status_code == 201
+    assert set(CheckFailure.objects.values_list("message", flat=True)) == {"nul \ufffd and a lone ? half"}
+
+
+@pytest.mark.parametrize("body, problem", [
+    (b"not json", "the body is not JSON"),
+    (b"[" * 5000 + b"]" * 5000, "the body is not JSON"),
+    ([], "the body must be a JSON object"),
+    (batch({"lesson": "7.5", "kind": "start"}, course="other"), "course must be 'microgpt'"),
+    (batch({"lesson": "7.5", "kind": "start"}, browser="XYZ"), "browser must be 32 lowercase"),
+    (batch(), "events must be a list of 1 to"),
+    (batch(*[{"lesson": "7.5", "kind": "start"}] * (MAX_EVENTS + 1)), "events must be a list of 1 to"),
+    (batch("start"), "events[0] must be an object"),
+    (batch({"lesson": "9.9", "kind": "start"}), "there is no lesson '9.9'"),
+    (batch({"lesson": 7.5, "kind": "start"}), "events[0].lesson must be a string"),
+    (batch({"lesson": "7.5", "kind": "dance"}), "events[0].kind must be one of"),
+    (batch({"lesson": "7.5", "kind": "start", "extra": 1}), "unknown fields: extra"),
+    (batch({"lesson": "7.5", "kind": "hint", "hint": 99}), "events[0].hint must be a whole number"),
+    (batch({"lesson": "7.5", "kind": "hint", "hint": True}), "events[0].hint must be a whole number"),
+    (batch({"lesson": "7.5", "kind": "hint", "hint": 1.5}), "events[0].hint must be a whole number"),
+    (batch({"lesson": "7.5", "kind": "start", "hint": 1}), "hint belongs to hint events only"),
+    (batch({"lesson": "7.5", "kind": "solution", "status": "pass"}), "belong to check events only"),
+    (batch({"lesson": "7.5", "kind": "check", "status": "great", "checks": []}), "status must be one of"),
+    (batch({"lesson": "7.5", "kind": "check", "status": "fail", "checks": "all"}), "checks must be a list"),
+    (batch({"lesson": "7.5", "kind": "check", "status": "fail",
+            "checks": [{"name": "made up", "status": "fail", "message": ""}]}), "has no check 'made up'"),
+])
+def test_bad_batches_are_refused_with_the_problem_named(client, body, problem):
+    response = post(client, body)
+    assert response.status_code == 400
+    assert problem in response.json()["error"]
+    assert not LearningEvent.objects.exists()
+
+
+def test_a_check_listed_twice_or_a_message_too_long_is_refused(client, course):
+    twice = check_event(course)
+    twice["checks"][1]["name"] = twice["checks"][0]["name"]
+    assert "is listed twice" in post(client, batch(twice)).json()["error"]
+    long = check_event(course, message="x" * (MAX_MESSAGE + 1))
+    response = post(client, batch(long))
+    assert response.status_code == 400 and f"longer than {MAX_MESSAGE} characters" in response.json()["error"]
+
+
+def test_wrong_method_type_or_size_get_their_own_status(client):
+    assert client.get("/events/").status_code == 405
+    assert client.post("/events/", {"course": "microgpt"}).status_code == 415  # a form, not JSON
+    big = json.dumps(batch({"lesson": "7.5", "kind": "start"})) + " " * MAX_BODY
+    response = post(client, big)
+    assert response.status_code == 413 and f"at most {MAX_BODY} bytes" in response.json()["error"]
+
+
+def test_events_need_the_csrf_token_from_the_cookie():
+    strict = Client(enforce_csrf_checks=True)
+    assert post(strict, batch({"lesson": "7.5", "kind": "start"})).status_code == 403
+    token = strict.get("/lessons/7.5-backward/").cookies["csrftoken"].value
+    assert post(strict, batch({"lesson": "7.5", "kind": "start"}), HTTP_X_CSRFTOKEN=token).status_code == 201
+
+
+def test_one_learner_is_rate_limited_and_another_is_not(client):
+    statuses = [post(client, batch({"lesson": "7.5", "kind": "start"})).status_code for _ in range(22)]
+    assert statuses[:20] == [201] * 20 and statuses[20:] == [429, 429]
+    other = post(client, batch({"lesson": "7.5", "kind": "start"}, browser="f" * 32))
+    assert other.status_code == 201  # the same address, another learner
+    assert LearningEvent.objects.count() == 21
+
+
+def test_one_address_is_rate_limited_whatever_ids_it_sends(client):
+    statuses = [post(client, batch({"lesson": "7.5", "kind": "start"}, browser=f"{n:032x}")).status_code
+                for n in range(302)]
+    assert statuses[:300] == [201] * 300 and statuses[300:] == [429, 429]
+    assert "from this address" in post(client, batch({"lesson": "7.5", "kind": "start"})).json()["error"]
+
+
+# Anything a browser (or anyone) can send: no 5xx, and nothing stored unless it was accepted.
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=30),
+    lambda children: (st.lists(children, max_size=4)
+                      | st.dictionaries(st.text(max_size=8), children, max_size=4)),
+    max_leaves=12)
+fields = st.fixed_dictionaries({}, optional={
+    "lesson": st.sampled_from(["7.5", "7.4", "1.1", "9.9", ""]) | json_values,
+    "kind": st.sampled_from(["start", "check", "hint", "codealong", "solution"]) | json_values,
+    "status": st.sampled_from(["pass", "fail", "error", "not-attempted"]) | json_values,
+    "hint": st.integers(-2, 6) | json_values,
+    "checks": st.lists(st.fixed_dictionaries({}, optional={
+        "name": st.sampled_from(["a value used twice adds up", "mul records (other, self)",
+                                 "one line per sample", "nope"]) | json_values,
+        "status": st.sampled_from(["pass", "fail", "error"]) | json_values,
+        "message": st.text(max_size=40) | json_values}), max_size=8) | json_values,
+})
+noisy = st.fixed_dictionaries({}, optional={
+    "course": st.just("microgpt") | json_values,
+    "browser": st.just(BROWSER) | st.text(alphabet="0123456789abcdefX", min_size=31, max_size=33),
+    "events": st.lists(fields, max_size=4) | json_values,
+}) | json_values
+
+CHECK_NAMES = {"7.5": ["the example's gradients", "a value used twice adds up",
+                       "each node waits for all its users", "every gradient matches nudging"],
+               "1.1": ["one line per sample", "each line shows a name as one word",
+                       "the 20 names train0 invents"]}
+statuses = st.sampled_from(["pass", "fail", "error", "not-attempted"])
+
+
+def _check_event(number: str):
+    check = st.fixed_dictionaries({"name": st.sampled_from(CHECK_NAMES[number]), "status": statuses,
+                                   "message": st.text(max_size=MAX_MESSAGE)})
+    return st.fixed_dictionaries({"lesson": st.just(number), "kind": st.just("check"), "status": statuses,
+                                  "checks": st.lists(check, max_size=4, unique_by=lambda c: c["name"])})
+
+
+lessons = st.sampled_from(sorted(CHECK_NAMES))
+well_formed_event = (
+    st.fixed_dictionaries({"lesson": lessons, "kind": st.sampled_from(["start", "codealong", "solution"])})
+    | st.fixed_dictionaries({"lesson": lessons, "kind": st.just("hint"), "hint": st.integers(1, 4)})
+    | lessons.flatmap(_check_event))
+well_formed = st.fixed_dictionaries({"course": st.just("microgpt"), "browser": st.just(BROWSER),
+                                     "events": st.lists(well_formed_event, min_size=1, max_size=5)})
+bodies = well_formed | noisy
+
+
+@pytest.mark.django_db
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=bodies)
+def test_no_input_gets_a_server_error(client, body):
+    cache.clear()
+    before = LearningEvent.objects.count()
+    response = post(client, json.dumps(body))
+    assert response.status_code in (201, 400), response.content
+    if response.status_code == 400:
+        assert response.json()["error"] and LearningEvent.objects.count() == before
+    else:
+        assert LearningEvent.objects.count() == before + len(body["events"])
+        ACCEPTED.append(body)
+
+
+ACCEPTED: list = []
+
+
+def test_the_fuzz_reached_accepted_batches_too():
+    # (runs after the fuzz above, in file order) the strategies are not all noise
+    assert len(ACCEPTED) >= 5

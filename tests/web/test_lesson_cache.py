@@ -1,0 +1,101 @@
+"""Lesson pages: rendered once per course version, answered with ETag / 304, never personal."""
+from __future__ import annotations
+
+import gzip
+import time
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.test import Client, override_settings
+from django.test.signals import template_rendered
+
+from linebyline.web.pages import current
+from linebyline.web.rendered import etag_of
+
+LESSON = "/lessons/7.5-backward/"
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits(db):
+    cache.clear()
+
+
+@pytest.fixture
+def renders():
+    """The names of the templates rendered while the test runs."""
+    seen: list[str] = []
+
+    def note(sender, template, context, **kwargs):
+        seen.append(template.name)
+
+    template_rendered.connect(note)
+    yield seen
+    template_rendered.disconnect(note)
+
+
+def test_a_first_visit_gets_the_page_its_etag_and_a_csrf_cookie(client):
+    response = client.get(LESSON)
+    assert response.status_code == 200
+    assert response["ETag"] == etag_of(response.content)
+    assert response["Cache-Control"] == "no-cache"
+    assert {"Cookie", "Accept-Encoding"} <= {v.strip() for v in response["Vary"].split(",")}
+    assert response.cookies["csrftoken"].value
+    assert b"csrfmiddlewaretoken" not in response.content
+
+
+def test_a_repeat_visit_is_answered_304_without_a_body_or_a_new_cookie(client):
+    first = client.get(LESSON)
+    again = client.get(LESSON, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304 and again.content == b""
+    assert again["ETag"] == first["ETag"]
+    assert "csrftoken" not in again.cookies  # the browser already has it
+    assert client.get(LESSON, HTTP_IF_NONE_MATCH='W/"something else"').status_code == 200
+
+
+def test_gzip_is_done_once_and_is_the_same_page(client):
+    plain = client.get(LESSON)
+    packed = client.get(LESSON, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert packed["Content-Encoding"] == "gzip" and "Content-Encoding" not in plain
+    assert gzip.decompress(packed.content) == plain.content
+    assert packed["ETag"] == plain["ETag"]
+    gzipped = client.get(LESSON, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=plain["ETag"])
+    assert gzipped.status_code == 304
+
+
+def test_the_lesson_is_rendered_once_per_course_version(copy, renders):
+    with override_settings(COURSE_DIR=str(copy)):
+        first = Client().get(LESSON)
+        assert renders.count("linebyline/_lesson_main.html") == 1
+        for _ in range(3):
+            assert Client().get(LESSON)["ETag"] == first["ETag"]
+        assert renders.count("linebyline/_lesson_main.html") == 1
+        assert renders.count("linebyline/lesson.html") == 1
+
+        lead = next(copy.glob("lessons/7.5-*/lesson.yaml"))
+        lead.write_text(lead.read_text().replace("Sixteen lines turn", "Sixteen short lines turn", 1))
+        time.sleep(current.RECHECK_SECONDS + 0.1)  # the course files are looked at once a second
+        changed = Client().get(LESSON, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    assert b"Sixteen short lines turn" in changed.content
+    assert renders.count("linebyline/_lesson_main.html") == 2
+
+
+def test_a_signed_in_visitor_gets_their_header_around_the_same_lesson(client):
+    anonymous = client.get(LESSON).content.decode()
+    staff = User.objects.create_user("teacher", password="x", is_staff=True)
+    signed_in = Client()
+    signed_in.force_login(staff)
+    theirs = signed_in.get(LESSON)
+    page = theirs.content.decode()
+    assert '<a href="/teach/">Teach</a>' in page and "/teach/" not in anonymous
+    lesson_part = anonymous.split("<main")[1].split("</main>")[0]
+    assert lesson_part in page  # the very same lesson, only the header differs
+    assert theirs["ETag"] != client.get(LESSON)["ETag"]
+    again = signed_in.get(LESSON)  # its sign-out form's CSRF token is masked anew, the same secret
+    assert again.content != theirs.content and again["ETag"] == theirs["ETag"]
+    assert signed_in.get(LESSON, HTTP_IF_NONE_MATCH=theirs["ETag"]).status_code == 304
+    del signed_in.cookies["csrftoken"]  # a new CSRF secret: the kept page's form would be refused
+    assert signed_in.get(LESSON, HTTP_IF_NONE_MATCH=theirs["ETag"]).status_code == 200
+    # and nothing of theirs reached the page every anonymous visitor gets
+    assert "/teach/" not in Client().get(LESSON).content.decode()
