@@ -11,7 +11,12 @@ const OUT = `${STATIC}/linebyline/dist`;
 const widgets = (await readdir("src/widgets"))
   .filter((file) => file.endsWith(".ts") && file !== "kit.ts")
   .map((file) => file.slice(0, -3));
-const entryPoints = { app: "src/main.ts", worker: "src/worker.ts" };
+// The My microgpt page and its training worker are entry points of their own: their charting
+// library and training code never reach a lesson page.
+const entryPoints = {
+  app: "src/main.ts", worker: "src/worker.ts",
+  "my-microgpt": "src/my-microgpt.ts", "train-worker": "src/train-worker.ts",
+};
 for (const kind of widgets) entryPoints[`widgets/${kind}`] = `src/widgets/${kind}.ts`;
 
 await rm(OUT, { recursive: true, force: true });
@@ -24,6 +29,8 @@ await esbuild.build({
   target: ["es2022"],
   outdir: OUT,
   chunkNames: "chunks/[name]-[hash]",
+  // The training worker runs src/linebyline/training.py, the file the CLI runs: bundled as text.
+  loader: { ".py": "text" },
   logLevel: "warning",
 });
 

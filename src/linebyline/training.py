@@ -17,6 +17,7 @@ import math
 import random
 import re
 import sys
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -114,7 +115,7 @@ class Run:
         self.namespace["print"] = self._print
         try:
             exec(code, self.namespace)
-        except Stop:
+        except (Stop, KeyboardInterrupt):
             return False
         return True
 
@@ -187,6 +188,30 @@ def _printed_loss(line: str) -> float | None:
         return float(line.rsplit("loss ", 1)[1].split()[0])
     except (IndexError, ValueError):
         return None
+
+
+def explain(error: BaseException, filename: str) -> str:
+    """A traceback of the script's own lines only (not this module's), as Python prints it."""
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
+              if frame.filename == filename]
+    text = "Traceback (most recent call last):\n" if frames else ""
+    text += "".join(traceback.format_list(frames))
+    text += "".join(traceback.format_exception_only(type(error), error))
+    if isinstance(error, RecursionError):
+        text += (f"A function called itself more than {sys.getrecursionlimit()} deep (Python's "
+                 "limit here). A recursive walk of a graph goes as deep as its longest path; "
+                 "a loop with a list as a stack (lesson 3.4) goes as deep as you like.\n")
+    return text
+
+
+def train(source: str, filename: str, on_step, on_samples=None) -> tuple[str, str, Run]:
+    """Run the script: ("finished" | "stopped" | "error", the error explained, the run)."""
+    run = Run(source, filename, on_step, on_samples)
+    try:
+        finished = run.run()
+    except Exception as error:  # the learner's code failed: say where, in their file
+        return "error", explain(error, filename), run
+    return ("finished" if finished else "stopped"), "", run
 
 
 # --- how two runs compare ---------------------------------------------------------------------
@@ -279,8 +304,10 @@ def main(argv: list[str]) -> int:
             out.flush()
             return ""
 
-        run = Run(source, script.rsplit("/", 1)[-1], on_step)
-        run.run()
+        status, error, run = train(source, script.rsplit("/", 1)[-1], on_step)
+        if status != "finished":
+            sys.stderr.write(error or "Stopped.\n")
+            return 1
         out.write(json.dumps({"weights": run.weights()}) + "\n")
     return 0
 
