@@ -218,6 +218,15 @@ def _map_position(ops: list[tuple[str, int, int, int, int]], position: int) -> i
     return ops[-1][4] if ops else 0
 
 
+def _map_end(ops: list[tuple[str, int, int, int, int]], position: int) -> int:
+    """As _map_position, for the end of a stretch: lines the second text inserts right at that
+    position belong to the stretch (code a learner added after a TODO block's last line)."""
+    for tag, i1, i2, _j1, j2 in ops:
+        if tag == "insert" and i1 == i2 == position:
+            return j2
+    return _map_position(ops, position)
+
+
 def _ops(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
     return difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
 
@@ -437,7 +446,7 @@ class Plan:
         for a, b, hunks in spans:
             if not hunks:
                 continue
-            x, y = _map_position(ops, a), _map_position(ops, b)
+            x, y = _map_position(ops, a), _map_end(ops, b)
             mine = [line for line in lines[x:y] if line.strip() not in self.todo_comments]
             found.append(Change(a, b, _map_position(self.ops, a), _map_position(self.ops, b),
                                 tuple(sorted(hunks)), _trim_blank(mine)))
