@@ -35,8 +35,12 @@ const wait = Atomics.wait.bind(Atomics);
 const load = Atomics.load.bind(Atomics);
 const HOME = "/home/pyodide";
 const BATCH_MS = 100; // steps and output reach the page at most this often, and at the end
-// Until frontend/src/python-setup.ts (issue 10, part 3) sets the limit per kind of job: a
-// recursive topological sort of one microgpt step (block size 16) goes about 200 calls deep.
+// A recursive topological sort of a full microgpt step (block size 16, every position used)
+// nests `visit` 193 deep, 199 frames in all; train2 115, train3 120 (bench/topo_depth.py). The
+// checks' worker keeps 400 because recursion through C overflowed Chromium's worker stack at
+// 600; Python 3.14 (Pyodide 314) calls Python functions without the C stack, so a learner's
+// recursive walk is safe here at five times what it needs. A deeper one ends in a RecursionError
+// that training.explain() turns into advice; a crash of the worker itself restarts it.
 const TRAIN_RECURSION_LIMIT = 1000;
 
 let secret = "";

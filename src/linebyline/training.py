@@ -198,9 +198,12 @@ def explain(error: BaseException, filename: str) -> str:
     text += "".join(traceback.format_list(frames))
     text += "".join(traceback.format_exception_only(type(error), error))
     if isinstance(error, RecursionError):
-        text += (f"A function called itself more than {sys.getrecursionlimit()} deep (Python's "
-                 "limit here). A recursive walk of a graph goes as deep as its longest path; "
-                 "a loop with a list as a stack (lesson 3.4) goes as deep as you like.\n")
+        text += (f"A function called itself more than {sys.getrecursionlimit():,} times deep, "
+                 "Python's limit here. A recursive walk of the graph (backward's topological "
+                 "sort) goes as deep as the graph's longest path, which is about 200 for a "
+                 "microgpt step; deeper means the walk does not stop: check that it skips "
+                 "nodes it has seen. Or write the walk as a loop with a list as a stack, which "
+                 "has no depth limit.\n")
     return text
 
 
