@@ -12,8 +12,12 @@ const OUT = `${STATIC}/linebyline/dist`;
 const widgets = (await readdir("src/widgets"))
   .filter((file) => file.endsWith(".ts") && file !== "kit.ts")
   .map((file) => file.slice(0, -3));
-// The teacher's pages have their own entry point (with the charting library): lesson pages never load it.
-const entryPoints = { app: "src/main.ts", worker: "src/worker.ts", teach: "src/teach.ts" };
+// The teacher's pages, the My microgpt page and its training worker are entry points of their own:
+// their charting library and training code never reach a lesson page.
+const entryPoints = {
+  app: "src/main.ts", worker: "src/worker.ts", teach: "src/teach.ts",
+  "my-microgpt": "src/my-microgpt.ts", "train-worker": "src/train-worker.ts",
+};
 for (const kind of widgets) entryPoints[`widgets/${kind}`] = `src/widgets/${kind}.ts`;
 
 await rm(OUT, { recursive: true, force: true });
@@ -26,6 +30,8 @@ await esbuild.build({
   target: ["es2022"],
   outdir: OUT,
   chunkNames: "chunks/[name]-[hash]",
+  // The training worker runs src/linebyline/training.py, the file the CLI runs: bundled as text.
+  loader: { ".py": "text" },
   logLevel: "warning",
 });
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from . import __version__, account_link
+from .assemble import Assembler, Assembly
 from .course import Course, CourseErrors, Lesson, courses_root, default_course_path, load_course
 from .dataset import BUNDLED_NAMES, DatasetError
 from .runtime import Result
@@ -51,6 +52,7 @@ megabytes = _number_in(int, *MEMORY_RANGE,
                        f"a whole number of MB from {MEMORY_RANGE[0]} to {MEMORY_RANGE[1]:,}")
 port_number = _number_in(int, 0, 65535, "a port number from 0 to 65535")
 step_count = _number_in(int, 1, MAX_STEPS, f"a whole number of steps from 1 to {MAX_STEPS:,}")
+temperature_value = _number_in(float, 0.01, 10.0, "a temperature from 0.01 to 10")
 
 
 def _course(value: str | None) -> Course:
@@ -254,32 +256,156 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+class StepPrinter:
+    """A script's output lines, with a progress bar over its `step k / n | loss x` lines."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.bar: tqdm | None = None
+
+    def __call__(self, line: str) -> None:
+        from .scripts import parse_step
+
+        step = parse_step(line)
+        if step is None:
+            (self.bar.write if self.bar else print)(line)
+            return
+        if self.bar is None:
+            self.bar = tqdm(total=step.total, unit="step", desc=self.name, file=sys.stderr)
+        self.bar.update(step.number - self.bar.n)
+        self.bar.set_postfix(loss=step.loss)
+        self.bar.write(f"step {step.number:4d} / {step.total} | loss {step.loss}")
+        if step.number == step.total:
+            self.close()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
 def cmd_train(args: argparse.Namespace) -> int:
-    from .scripts import ScriptError, find_script, parse_step, run_script
+    from .scripts import ScriptError, find_script, run_source
 
     course = _course(args.course)
+    if args.progress and not args.mine:
+        raise UsageError("--progress goes with --mine (train your own code from that progress)")
+    if args.mine:
+        return _train_mine(args, course)
     try:
         script = find_script(course.path, args.script)
-        lines = run_script(script, Path(args.dataset), args.steps)
-        bar = None
-        for line in lines:
-            step = parse_step(line)
-            if step is None:
-                (bar.write if bar else print)(line)
-                continue
-            if bar is None:
-                bar = tqdm(total=step.total, unit="step", desc=script.name, file=sys.stderr)
-            bar.update(step.number - bar.n)
-            bar.set_postfix(loss=step.loss)
-            bar.write(f"step {step.number:4d} / {step.total} | loss {step.loss}")
-            if step.number == step.total:
-                bar.close()
-                bar = None
+        show = StepPrinter(script.name)
+        for line in run_source(script.read_text(encoding="utf-8"), script.name,
+                               Path(args.dataset), args.steps, args.temperature):
+            show(line)
+        show.close()
     except (ScriptError, DatasetError) as error:
         raise UsageError(str(error)) from None
     except subprocess.CalledProcessError as error:
         print(f"{args.script} stopped with an error:\n{error.stderr}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _train_mine(args: argparse.Namespace, course: Course) -> int:
+    from .dataset import check_dataset
+    from .mine import ReferenceRun, describe, run_recorded, verdict
+    from .scripts import ScriptError
+    from .training import SetupError, configure
+
+    if not args.progress:
+        raise UsageError("--mine needs --progress FILE: the progress file the course home exports")
+    assembly = _assembly(args, course)
+    print("\n".join(describe(assembly)[:1]) + " (`linebyline assemble` lists them.)")
+    dataset = Path(args.dataset)
+    try:
+        check_dataset(dataset)
+        configure(assembly.text, args.steps, args.temperature)
+        reference = ReferenceRun(_assembler(course).script(assembly.script).text, assembly.script,
+                                 dataset, args.steps, args.temperature)
+    except (ScriptError, DatasetError, SetupError) as error:
+        raise UsageError(f"{assembly.script}: {error}" if isinstance(error, SetupError)
+                         else str(error)) from None
+    print("The reference run: " + ("from the cache." if reference.cached
+                                   else "running alongside yours."))
+    show = StepPrinter(assembly.filename)
+    try:
+        mine = run_recorded(assembly.text, assembly.filename, dataset, args.steps,
+                            args.temperature, on_line=show)
+        show.close()
+    except ScriptError as error:
+        reference.stop()
+        raise UsageError(str(error)) from None
+    except subprocess.CalledProcessError as error:
+        reference.stop()
+        print(f"{assembly.filename} stopped with an error:\n{error.stderr}", file=sys.stderr)
+        return 1
+    except BaseException:
+        reference.stop()
+        raise
+    bar = None
+    for done in reference.wait():
+        if bar is None:
+            bar = tqdm(total=len(mine.losses), unit="step", desc="the reference", file=sys.stderr)
+        bar.update(done - bar.n)
+    if bar is not None:
+        bar.close()
+    if reference.record is None:
+        print(f"The reference run failed ({reference.error}), so there is nothing to compare.",
+              file=sys.stderr)
+        return 1
+    print(verdict(mine, reference.record).text)
+    return 0
+_ASSEMBLERS: dict[Path, Assembler] = {}
+
+
+def _assembler(course: Course) -> Assembler:
+    if course.path not in _ASSEMBLERS:
+        _ASSEMBLERS[course.path] = Assembler(course)
+    return _ASSEMBLERS[course.path]
+
+
+def _assembly(args: argparse.Namespace, course: Course) -> Assembly:
+    """The script named by --script / SCRIPT, assembled from the --progress file."""
+    from .mine import MineError, load_progress
+
+    assembler = _assembler(course)
+    try:
+        name = assembler.resolve(args.script)
+    except KeyError:
+        known = ", ".join(Path(n).stem for n in assembler.script_names)
+        raise UsageError(f"no script named {args.script!r} (known: {known})") from None
+    try:
+        progress, left_out = load_progress(Path(args.progress), course)
+    except MineError as error:
+        raise UsageError(str(error)) from None
+    for problem in left_out:
+        print(f"linebyline: left out of {args.progress}: {problem}", file=sys.stderr)
+    return assembler.assemble(name, progress)
+
+
+def cmd_assemble(args: argparse.Namespace) -> int:
+    from .mine import describe
+
+    course = _course(args.course)
+    assembly = _assembly(args, course)
+    if args.out == "-":
+        sys.stdout.write(assembly.text)
+        for line in describe(assembly):
+            print(line, file=sys.stderr)
+        return 0
+    target = Path(args.out or assembly.filename)
+    if target.is_dir():
+        target = target / assembly.filename
+    if target.exists() and not args.force:
+        raise UsageError(f"{target} already exists; it may hold your work, so it was left as it "
+                         "is (use --force to replace it)")
+    if not target.parent.is_dir():
+        raise UsageError(f"{target.parent}: no such folder")
+    target.write_text(assembly.text, encoding="utf-8")
+    print("\n".join(describe(assembly)))
+    print(f"\nWrote {target}. Run it next to an input.txt (one name per line):")
+    print(f"  python {target.name}")
     return 0
 
 
@@ -374,16 +500,42 @@ def build_parser() -> argparse.ArgumentParser:
                       help="prove only this lesson (repeat for more); the course still loads whole")
     lint.set_defaults(run=cmd_lint)
 
+    assemble = commands.add_parser(
+        "assemble", help="build your own version of a script from your passing lesson code",
+        description="Build SCRIPT with every part a lesson taught replaced by your code for that "
+        "lesson, for every lesson you have done (its checks passed), from the progress file the "
+        "course home exports (format version 1 or 2). Parts of lessons not done yet keep the "
+        "reference; the listing says which, and why. The file runs with plain `python` next to "
+        "an input.txt.")
+    assemble.add_argument("script", help="train0 ... train5, or microgpt")
+    assemble.add_argument("--progress", required=True, metavar="FILE",
+                          help="your exported progress (a .json file from the course home)")
+    assemble.add_argument("--out", metavar="PATH",
+                          help="where to write it (default: my_SCRIPT.py here; - prints it)")
+    assemble.add_argument("--force", action="store_true", help="replace an existing file")
+    assemble.set_defaults(run=cmd_assemble)
+
     train = commands.add_parser(
-        "train", help="run the reference program with a progress bar",
+        "train", help="run the reference program, or your own, with a progress bar",
         description="Run the course's reference program (or one module's script), showing a "
-        "progress bar and the loss of every step, then the names it samples.")
+        "progress bar and the loss of every step, then the names it samples. With --mine and "
+        "--progress, run your own version of the script (what `linebyline assemble` builds), "
+        "with the reference run beside it (cached after its first run), and say how the two "
+        "compare: the same to the last digit, apart only by rounding, or where they part.")
     train.add_argument("--steps", type=step_count, metavar="N",
                        help="training steps (default: the script's own, 1000)")
     train.add_argument("--dataset", default=str(BUNDLED_NAMES), metavar="PATH",
                        help="one document per line, UTF-8 (default: the bundled names)")
     train.add_argument("--script", default="microgpt",
                        help="microgpt (default) or train0 ... train5")
+    train.add_argument("--temperature", type=temperature_value, metavar="T",
+                       help="sampling temperature (default: the script's own, 0.5); "
+                       "train0 has none")
+    train.add_argument("--mine", action="store_true",
+                       help="train your own version of the script (needs --progress)")
+    train.add_argument("--progress", metavar="FILE",
+                       help="with --mine: your exported progress (a .json file from the course "
+                       "home)")
     train.set_defaults(run=cmd_train)
 
     serve = commands.add_parser(

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .dataset import check_dataset
+from .training import NUM_STEPS as NUM_STEPS  # the lint reads it from here
+from .training import SetupError, configure
 
-NUM_STEPS = re.compile(r"^num_steps = \d+$", re.MULTILINE)
 STEP_LINE = re.compile(r"^step\s+(\d+) / (\d+) \| loss ([0-9.]+|nan|inf)$")
 
 
@@ -43,9 +44,10 @@ def find_script(course_path: Path, name: str) -> Path:
 
 
 def with_steps(source: str, steps: int) -> str:
-    if len(NUM_STEPS.findall(source)) != 1:
-        raise ScriptError("the script has no single `num_steps = N` line to change")
-    return NUM_STEPS.sub(f"num_steps = {steps}", source)
+    try:
+        return configure(source, steps)
+    except SetupError as error:
+        raise ScriptError(str(error)) from None
 
 
 def run_script(script: Path, dataset: Path, steps: int | None = None) -> Iterator[str]:
@@ -54,18 +56,30 @@ def run_script(script: Path, dataset: Path, steps: int | None = None) -> Iterato
     Raises DatasetError for an unusable data file before anything starts, and
     subprocess.CalledProcessError (with the script's stderr) if the script fails.
     """
+    yield from run_source(script.read_text(encoding="utf-8"), script.name, dataset, steps)
+
+
+def run_source(source: str, filename: str, dataset: Path, steps: int | None = None,
+               temperature: float | None = None, record: Path | None = None) -> Iterator[str]:
+    """Run a script's text as ``filename`` on ``dataset``, yielding its output lines.
+
+    With ``record``, it runs under linebyline.training, which writes every step's exact loss and
+    weights fingerprint, then the final weights, to that file as JSON lines."""
     check_dataset(dataset)
-    source = script.read_text(encoding="utf-8")
-    if steps is not None:
-        if steps < 1:
-            raise ScriptError("--steps must be at least 1")
-        source = with_steps(source, steps)
+    if steps is not None and steps < 1:
+        raise ScriptError("--steps must be at least 1")
+    try:
+        source = configure(source, steps, temperature)
+    except SetupError as error:
+        raise ScriptError(f"{filename}: {error}") from None
     with tempfile.TemporaryDirectory(prefix="linebyline-train-") as folder:
         work = Path(folder)
         shutil.copyfile(dataset, work / "input.txt")
-        (work / script.name).write_text(source, encoding="utf-8")
+        (work / filename).write_text(source, encoding="utf-8")
+        command = [sys.executable, "-u", filename] if record is None else \
+            [sys.executable, "-u", "-m", "linebyline.training", filename, str(record)]
         process = subprocess.Popen(
-            [sys.executable, "-u", script.name], cwd=work, text=True, encoding="utf-8",
+            command, cwd=work, text=True, encoding="utf-8",
             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )
         try:
@@ -74,7 +88,7 @@ def run_script(script: Path, dataset: Path, steps: int | None = None) -> Iterato
                 yield line.rstrip("\n")
             stderr = process.stderr.read() if process.stderr else ""
             if process.wait() != 0:
-                raise subprocess.CalledProcessError(process.returncode, script.name, stderr=stderr)
+                raise subprocess.CalledProcessError(process.returncode, filename, stderr=stderr)
         finally:
             if process.poll() is None:  # the caller stopped early: end the script too
                 process.kill()

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
 
-from . import views
+from . import mine, views
 
 LESSON = r"(?P<path>\d+\.\d+-[a-z0-9-]+)"
 
@@ -10,6 +10,8 @@ urlpatterns = [
     re_path(rf"^lessons/{LESSON}/$", views.lesson_page, name="lesson"),
     re_path(rf"^lessons/{LESSON}/solution\.json$", views.solution, name="solution"),
     path("program/", views.program, name="program"),
+    path("my-microgpt/", mine.page, name="my-microgpt"),
+    path("my-microgpt/assemble", mine.assemble, name="my-microgpt-assemble"),
     path("modules/<int:number>/review/", views.module_review, name="review"),
     re_path(r"^feedback/(?P<number>\d+\.\d+)/$", views.feedback, name="feedback"),
     path("runtime.json", views.runtime_bundle, name="runtime"),

@@ -1,0 +1,134 @@
+"""Training in the My microgpt page against bare Pyodide, in one headless Chromium run.
+
+    .venv/bin/python bench/train_browser.py [--steps 1000] [--script microgpt.py] [--port 8630]
+
+1. Bare: the same script (num_steps set to --steps) run by Pyodide alone in a module worker of
+   the same browser, its printing discarded: the baseline.
+2. The app, once to keep the reference run in the browser (the first run trains the reference
+   beside yours, so two workers share the machine), then measured: Train pressed until the page
+   says "Done", while a PerformanceObserver records every main-thread task over 50 ms.
+Prints both times, their ratio (target: at most 1.1), and the longest main-thread task while
+training. Not part of CI: it never fails on a time.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import Page, Route, sync_playwright  # noqa: E402
+
+import tests.browser.conftest as browser_setup  # noqa: E402
+from linebyline.course import default_course_path  # noqa: E402
+
+BARE_WORKER = """
+self.onmessage = async (event) => {
+  const { pyodideUrl, source, dataset } = event.data;
+  const { loadPyodide } = await import(pyodideUrl + "pyodide.mjs");
+  const py = await loadPyodide({ indexURL: pyodideUrl });
+  py.setStdout({ batched: () => {} });
+  py.FS.writeFile("/home/pyodide/input.txt", dataset);
+  py.runPython('import os; os.chdir("/home/pyodide")');
+  const started = performance.now();
+  py.runPython(source);
+  self.postMessage({ seconds: (performance.now() - started) / 1000 });
+};
+"""
+LONG_TASKS = """
+window.__longest = 0;
+window.__long = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (window.__measuring) {
+      window.__longest = Math.max(window.__longest, entry.duration);
+      window.__long += 1;
+    }
+  }
+}).observe({ type: "longtask", buffered: false });
+"""
+
+
+def serve_bare_worker(route: Route) -> None:
+    route.fulfill(status=200, body=BARE_WORKER, headers={
+        "Content-Type": "text/javascript", "Cross-Origin-Embedder-Policy": "require-corp",
+        "Cross-Origin-Resource-Policy": "same-origin"})
+
+
+def bare_run(page: Page, url: str, source: str, timeout_s: float) -> float:
+    page.goto(url + "/my-microgpt/")
+    return page.evaluate("""async ([source, timeout]) => {
+        const dataset = await (await fetch(document.body.dataset.datasetUrl)).text();
+        const worker = new Worker("/bench-bare-worker.js", { type: "module" });
+        const seconds = await new Promise((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error("bare run timed out")), timeout);
+            worker.onmessage = (event) => { clearTimeout(timer); resolve(event.data.seconds); };
+            worker.onerror = (event) => reject(new Error(event.message));
+            worker.postMessage({ pyodideUrl: document.body.dataset.pyodideUrl, source, dataset });
+        });
+        worker.terminate();
+        return seconds;
+    }""", [source, timeout_s * 1000])
+
+
+def app_run(page: Page, steps: int, timeout_s: float) -> tuple[float, str]:
+    """Seconds from pressing Train to the page's "Done", and what the page said."""
+    page.wait_for_selector('[data-python-status][data-state="ready"]', timeout=180_000)
+    page.fill("[data-steps]", str(steps))
+    page.evaluate("window.__measuring = true")
+    started = time.perf_counter()
+    page.click("[data-action='train']")
+    page.wait_for_function(
+        "() => /^Done: /.test(document.querySelector(\"[data-readout='progress']\").textContent)"
+        " && !document.querySelector(\"[data-action='train']\").disabled",
+        timeout=timeout_s * 1000, polling=50)
+    seconds = time.perf_counter() - started
+    page.evaluate("window.__measuring = false")
+    return seconds, page.inner_text("[data-readout='progress']")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", type=int, default=1000)
+    parser.add_argument("--script", default="microgpt.py")
+    parser.add_argument("--port", type=int, default=8630, help="for the server (8630)")
+    args = parser.parse_args()
+    source = (default_course_path() / args.script).read_text(encoding="utf-8")
+    source = re.sub(r"^num_steps = \d+$", f"num_steps = {args.steps}", source, flags=re.M)
+    timeout_s = max(600.0, args.steps * 2.0)
+    browser_setup.free_port = lambda: args.port  # the server listens on the port asked for
+    server = browser_setup.Server(Path(__import__("tempfile").mkdtemp(prefix="bench-train-")))
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=browser_setup.chromium_path(),
+                                                 args=browser_setup.CHROMIUM_FLAGS)
+            context = browser.new_context()
+            context.route("**/bench-bare-worker.js", serve_bare_worker)
+            page = context.new_page()
+            page.add_init_script(LONG_TASKS)
+            print(f"{args.script}, {args.steps} steps, headless Chromium", flush=True)
+            bare = bare_run(page, server.url, source, timeout_s)
+            print(f"bare Pyodide in a module worker: {bare:8.1f} s", flush=True)
+            page.goto(server.url + "/my-microgpt/")
+            page.select_option("[data-script-choice]", args.script)
+            warm, _ = app_run(page, args.steps, timeout_s)
+            print(f"(the app's first run, with the reference beside it: {warm:.1f} s)", flush=True)
+            page.evaluate("window.__longest = 0; window.__long = 0")
+            app, said = app_run(page, args.steps, timeout_s)
+            longest = page.evaluate("window.__longest")
+            count = page.evaluate("window.__long")
+            print(f"the app (reference kept):        {app:8.1f} s   page: {said}")
+            print(f"ratio app / bare:                {app / bare:8.2f}   (target <= 1.1)")
+            print(f"longest main-thread task while training: {longest:.0f} ms "
+                  f"({count} tasks over 50 ms)")
+            browser.close()
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""My microgpt: the learner's own version of a course script, assembled from their passing code.
+
+The browser sends the learner's statuses and drafts (progress lives in the browser); the server
+assembles and answers with the file and where each region came from. The same assembler serves
+`linebyline assemble`. Nothing here runs the learner's code: it is compared and parsed only.
+"""
+from __future__ import annotations
+
+import json
+import threading
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_POST, require_safe
+from django_ratelimit.decorators import ratelimit
+
+from ..assemble import MAX_DRAFT_CHARS, STATUSES, Assembler, Work
+from .pages import CourseView, lesson_url
+from .views import _course_or_error
+
+ASSEMBLE_RATE = "120/m"  # per address: a learner clicks through seven scripts, not thousands
+MAX_LESSONS = 1000  # entries in one request: a course has a few dozen lessons
+_assemblers: dict[str, Assembler] = {}
+_lock = threading.Lock()
+
+
+def assembler(view: CourseView) -> Assembler:
+    """One assembler per loaded version of the course (it remembers where blocks go)."""
+    with _lock:
+        if view.version not in _assemblers:
+            _assemblers.clear()
+            _assemblers[view.version] = Assembler(view.course)
+        return _assemblers[view.version]
+
+
+def script_choices(view: CourseView) -> list[dict[str, object]]:
+    """Each script, with the modules that build it, for the page's chooser."""
+    course = view.course
+    found = []
+    for name in assembler(view).script_names:
+        modules = [m for m in course.modules if m.script == name]
+        if name == course.program_name:
+            about = "the whole program"
+        elif modules:
+            about = "modules " if len(modules) > 1 else "module "
+            about += ", ".join(str(m.number) for m in modules) + ": " + \
+                "; ".join(m.title for m in modules)
+        else:
+            about = ""
+        found.append({"name": name, "about": about, "url": reverse("script", args=[name])})
+    return found
+
+
+@require_safe
+def page(request: HttpRequest) -> HttpResponse:
+    view, error = _course_or_error(request)
+    if error:
+        return error
+    scripts = script_choices(view)
+    return render(request, "linebyline/my_microgpt.html", {
+        "view": view, "scripts": scripts,
+        "page_data": {"assembleUrl": reverse("my-microgpt-assemble"), "scripts": scripts,
+                      "maxDraft": MAX_DRAFT_CHARS},
+    })
+
+
+class BadRequest(Exception):
+    """What is wrong with a request, in words for the page to show."""
+
+
+def _read_request(request: HttpRequest, known: list[str]) -> tuple[str, dict[str, Work]]:
+    try:
+        body = request.body
+    except RequestDataTooBig:
+        raise BadRequest("Your saved code is too large to send in one go.") from None
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise BadRequest("The request is not JSON.") from None
+    if not isinstance(data, dict):
+        raise BadRequest("The request must be a JSON object with `script` and `lessons`.")
+    script = data.get("script")
+    if not isinstance(script, str) or script not in known:
+        raise BadRequest(f"No script named {str(script)[:40]!r} (known: {', '.join(known)}).")
+    lessons = data.get("lessons")
+    if not isinstance(lessons, dict):
+        raise BadRequest("`lessons` must be an object: lesson number -> {status, draft}.")
+    if len(lessons) > MAX_LESSONS:
+        raise BadRequest(f"`lessons` has {len(lessons):,} entries; a course has far fewer.")
+    progress: dict[str, Work] = {}
+    for number, entry in lessons.items():
+        if not isinstance(entry, dict) or entry.get("status") not in STATUSES:
+            raise BadRequest(f"Lesson {number[:20]!r}: `status` must be one of "
+                             f"{', '.join(STATUSES)}.")
+        draft = entry.get("draft")
+        if draft is not None and not isinstance(draft, str):
+            raise BadRequest(f"Lesson {number[:20]!r}: `draft` must be text or null.")
+        if draft is not None and len(draft) > MAX_DRAFT_CHARS:
+            raise BadRequest(f"Lesson {number[:20]!r}: the draft is {len(draft):,} characters, "
+                             f"more than the {MAX_DRAFT_CHARS:,} a draft can be.")
+        progress[number] = Work(entry["status"], draft)
+    return script, progress
+
+
+@require_POST
+@ratelimit(key="ip", rate=ASSEMBLE_RATE, method="POST", block=False)
+def assemble(request: HttpRequest) -> JsonResponse:
+    """{script, lessons: {number: {status, draft}}} -> the assembled file and its regions."""
+    if getattr(request, "limited", False):
+        return JsonResponse({"error": "Too many requests from this address in a minute; wait a "
+                             "moment and try again."}, status=429)
+    view, error = _course_or_error(request)
+    if error:
+        return JsonResponse({"error": "the course has errors"}, status=500)
+    built = assembler(view)
+    try:
+        script, progress = _read_request(request, built.script_names)
+    except BadRequest as error:
+        return JsonResponse({"error": str(error)}, status=400)
+    assembly = built.assemble(script, progress)
+    answer = assembly.to_dict()
+    for region in answer["regions"]:
+        lesson = view.course.lesson(region["lesson"])
+        region["url"] = lesson_url(lesson) if lesson else ""
+    return JsonResponse(answer)

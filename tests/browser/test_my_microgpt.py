@@ -1,0 +1,144 @@
+"""The My microgpt page: a learner's own train2.py, assembled from their passing lessons (brought
+in through the course home's import), trained here beside the reference, and downloaded.
+
+Each learner is a fresh browser context, so the reference run is not kept from one to the next:
+each test trains both sides, 20 steps, in real Pyodide.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from linebyline.course import default_course_path
+from linebyline.dataset import names_file
+
+from .conftest import wait_for_python
+
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[2]
+LESSONS = default_course_path() / "lessons"
+TRAIN_S = 240  # two Pyodide workers start, then 20 steps each, on a busy machine
+
+
+def solution(number: str) -> str:
+    return next(LESSONS.glob(f"{number}-*")).joinpath("solution.py").read_text(encoding="utf-8")
+
+
+def done(draft: str) -> dict:
+    return {"status": "done", "quiz": {}, "hintsShown": 0, "checks": {"passed": 4, "total": 4},
+            "draft": draft}
+
+
+def bring_progress(page: Page, server, tmp_path: Path, lessons: dict) -> None:
+    """The learner's progress from another browser, through the course home's import button."""
+    path = tmp_path / "progress.json"
+    path.write_text(json.dumps({"format": "linebyline-progress", "version": 1,
+                                "course": "microgpt", "lessons": lessons}))
+    page.goto(server.url + "/")
+    page.set_input_files("[data-progress-import]", path)
+    expect(page.locator("[data-progress-message]")).to_contain_text("Imported progress for")
+
+
+def open_train2(page: Page, server) -> None:
+    page.goto(server.url + "/my-microgpt/")
+    page.select_option("[data-script-choice]", "train2.py")
+    expect(page.locator("[data-mine-status]")).to_contain_text("regions of train2.py are yours")
+
+
+def region(page: Page, lesson: str):
+    return page.locator(f'[data-mine-file] [data-lesson="{lesson}"]')
+
+
+def train(page: Page, steps: int = 20) -> None:
+    wait_for_python(page)
+    page.fill("[data-steps]", str(steps))
+    page.click("[data-action='train']")
+    expect(page.locator("[data-readout='progress']")).to_contain_text(
+        f"Done: {steps} steps", timeout=TRAIN_S * 1000)
+
+
+def test_my_own_train2_matches_the_reference_samples_and_runs_with_python(
+        server, page: Page, tmp_path: Path):
+    bring_progress(page, server, tmp_path, {"7.4": done(solution("7.4")),
+                                            "7.5": done(solution("7.5"))})
+    open_train2(page, server)
+    for lesson in ("7.4", "7.5"):
+        assert region(page, lesson).count() > 0
+        for part in region(page, lesson).all():
+            expect(part).to_have_attribute("data-origin", "yours")
+
+    train(page)
+    verdict = page.locator("[data-readout='verdict']")
+    expect(verdict).to_contain_text("Matches the reference at every step", timeout=TRAIN_S * 1000)
+    expect(verdict).to_contain_text("for all 20 steps")
+    names = page.locator("[data-readout='names'] li")
+    expect(names).to_have_count(20)
+
+    with page.expect_download() as event:
+        page.click("[data-download]")
+    download = event.value
+    assert download.suggested_filename.endswith(".py")
+    folder = tmp_path / "run"
+    folder.mkdir()
+    script = folder / download.suggested_filename
+    download.save_as(script)
+    shutil.copy(names_file(), folder / "input.txt")  # what the page trained on
+    # The file as downloaded, but for 20 steps (1000 take minutes on a busy machine): plain
+    # python must print the very names the page sampled after its 20 steps.
+    text = script.read_text(encoding="utf-8")
+    assert text.count("num_steps = 1000\n") == 1
+    script.write_text(text.replace("num_steps = 1000\n", "num_steps = 20\n"), encoding="utf-8")
+    ran = subprocess.run([sys.executable, script.name], cwd=folder, capture_output=True,
+                         text=True, timeout=300)
+    assert ran.returncode == 0, ran.stderr
+    printed = ran.stdout.splitlines()
+    assert printed[0].startswith("documents: ")
+    assert any(line.startswith("step   20 / 20 | loss ") for line in printed), printed
+    sampled = [line.split(": ", 1)[1] for line in printed if line.startswith("sample")]
+    assert [name or "(an empty name)" for name in sampled] == names.all_inner_texts()
+
+
+def test_another_correct_sort_is_told_its_curve_differs_only_by_rounding(
+        server, page: Page, tmp_path: Path):
+    other_sort = (ROOT / "tests" / "lessons" / "7.5" / "alt_users.py").read_text(encoding="utf-8")
+    bring_progress(page, server, tmp_path, {"7.4": done(solution("7.4")), "7.5": done(other_sort)})
+    open_train2(page, server)
+    for part in region(page, "7.5").all():
+        expect(part).to_have_attribute("data-origin", "yours")
+    train(page)
+    verdict = page.locator("[data-readout='verdict']")
+    expect(verdict).to_have_attribute("data-kind", "rounding", timeout=TRAIN_S * 1000)
+    expect(verdict).to_contain_text("adds the same numbers in another order")
+    expect(verdict).to_contain_text("significant digits")
+    expect(verdict).to_contain_text("That is rounding, not a bug.")
+
+
+def test_without_a_passing_7_5_the_reference_is_used_for_it_and_marked_and_microgpt_trains(
+        server, page: Page, tmp_path: Path):
+    """The reference's backward sorts the graph recursively: a full microgpt step (block size
+    16) must train in the page's training worker without hitting its recursion limit."""
+    half = (ROOT / "tests" / "lessons" / "7.5" / "half_done.py").read_text(encoding="utf-8")
+    bring_progress(page, server, tmp_path, {
+        "7.4": done(solution("7.4")),
+        "7.5": {"status": "in-progress", "quiz": {}, "hintsShown": 0, "draft": half}})
+    open_train2(page, server)
+    assert region(page, "7.5").count() > 0
+    for part in region(page, "7.5").all():
+        expect(part).to_have_attribute("data-origin", "reference")
+        expect(part.locator(".mine-origin")).to_have_text("Reference")
+        expect(part.locator(".mine-label a")).to_have_attribute("href", "/lessons/7.5-backward/")
+        expect(part.locator(".mine-label")).to_contain_text("its checks have not all passed yet")
+    expect(region(page, "7.4").first).to_have_attribute("data-origin", "yours")
+
+    page.select_option("[data-script-choice]", "microgpt.py")
+    expect(page.locator("[data-mine-status]")).to_contain_text("regions of microgpt.py are yours")
+    train(page, steps=2)
+    expect(page.locator("[data-readout='error']")).to_be_hidden()
+    expect(page.locator("[data-readout='verdict']")).to_contain_text(
+        "Matches the reference at every step", timeout=TRAIN_S * 1000)
