@@ -95,9 +95,11 @@ export class Progress {
     this.data = this.load();
     window.addEventListener("storage", (event) => {
       if (event.key === this.key || event.key === this.asideKey) {
+        // Removed: another tab signed out and put the progress away; this tab lets it go too.
+        const putAway = event.key === this.key && event.newValue === null;
         const mine = this.data.lessons;
         this.data = this.load();
-        if (!this.blocked) this.data.lessons = merge(this.data.lessons, mine);
+        if (!this.blocked && !putAway) this.data.lessons = merge(this.data.lessons, mine);
         this.notify();
       }
     });
@@ -304,6 +306,58 @@ export class Progress {
     if (this.blocked) return;
     this.data.lessons = this.mergeKeepingDropped(this.data.lessons, lessons);
     this.write();
+  }
+
+  // --- a browser that several accounts use ---------------------------------------------------
+  // Signing out puts this browser's progress away under the account's id, out of sight of the
+  // next learner and of any other account that signs in here; it comes back, merged, when the
+  // same account signs in here again. Nothing is deleted: the account has it, and so does the stash.
+
+  /** The account this browser's progress was last synced with, if any. */
+  get owner(): string | null {
+    return this.storage.getItem(`${this.key}:account`);
+  }
+
+  set owner(account: string) {
+    try { this.storage.setItem(`${this.key}:account`, account); } catch { /* asked again next sync */ }
+  }
+
+  /** Move this browser's progress into the stash of `account` and start empty; false (and nothing
+   *  moved) when the browser cannot store it. */
+  putAwayFor(account: string): boolean {
+    const stashKey = `${this.key}:kept-for:${account}`;
+    let lessons = copy(this.data.lessons);
+    const earlier = this.storage.getItem(stashKey);
+    if (earlier) {
+      try { lessons = merge(readDocument(JSON.parse(earlier), this.course.slug).lessons, lessons); } catch { /* replaced below */ }
+    }
+    try {
+      this.storage.setItem(stashKey, JSON.stringify(progressDocument(this.course.slug, lessons)));
+      this.storage.removeItem(`${this.key}:account`);
+      this.storage.removeItem(this.key);
+    } catch (error) {
+      this.saveError = describeError(error);
+      this.notify();
+      return false;
+    }
+    this.data = fresh(this.course.slug);
+    this.lastText = null;
+    this.adopted.clear();
+    this.notify();
+    return true;
+  }
+
+  /** Merge back what was put away for `account` on this browser, if anything. */
+  takeBackFor(account: string): void {
+    const stashKey = `${this.key}:kept-for:${account}`;
+    const kept = this.storage.getItem(stashKey);
+    if (kept === null) return;
+    try {
+      this.absorb(readDocument(JSON.parse(kept), this.course.slug).lessons);
+    } catch {
+      return; // unreadable: left where it is, never lost by this
+    }
+    if (this.saveError === null) this.storage.removeItem(stashKey);
   }
 
   /** This browser's progress as a version-2 document (what the sync sends). */

@@ -4,6 +4,9 @@
 // A failed sync is retried with backoff; offline work goes when the connection returns. Tabs do
 // not fight: the merge is a join, one tab sends at a time (Web Locks), and a tab that synced
 // tells the others through localStorage (Progress follows its storage events).
+//
+// A browser can be shared: signing out puts its progress away for that account (Progress.putAwayFor),
+// and progress synced with one account is never sent to another that signs in later.
 
 import { fnv1a32, readDocument } from "./merge";
 import type { Progress } from "./progress";
@@ -11,6 +14,7 @@ import type { Progress } from "./progress";
 const BATCH_MS = 2_000; // changes within this wait go in one request
 const FIRST_RETRY_MS = 2_000;
 const MAX_RETRY_MS = 60_000;
+const SIGN_OUT_WAIT_MS = 4_000; // how long signing out waits for the last changes to sync
 
 type State = "saving" | "saved" | "offline" | "error" | "signed-out";
 
@@ -41,11 +45,23 @@ export class Sync {
   private stopped = false;
   private readonly syncedKey: string;
 
-  constructor(private progress: Progress, private url: string, private report: (state: State, text: string) => void) {
+  constructor(private progress: Progress, private url: string, private account: string,
+              private report: (state: State, text: string) => void) {
     this.syncedKey = `${progress.key}:synced`;
   }
 
   start(): void {
+    const owner = this.progress.owner;
+    if (owner !== null && owner !== this.account) {
+      // Another account's progress, left by a sign-out that did not come through our form (the
+      // session ran out, say): kept apart for that account, not added to this one.
+      if (!this.progress.putAwayFor(owner)) {
+        this.stopped = true;
+        this.report("error", "Not synced: this browser holds the progress of another account that signed in here, and has no room left to keep it apart from yours. Export it (Your progress, on the course page) and clear this site's data, then reload.");
+        return;
+      }
+    }
+    this.progress.takeBackFor(this.account);
     this.progress.onChange(() => {
       if (this.stopped || this.inFlight || !this.dirty()) return;
       this.show(navigator.onLine ? "saving" : "offline"); // not "synced" while a change waits
@@ -132,6 +148,20 @@ export class Sync {
     }
     localStorage.setItem(this.syncedKey, fnv1a32(canonical(lessons)));
     this.progress.absorb(lessons);
+    this.progress.owner = this.account;
+  }
+
+  /** Signing out: send what is not synced yet (waiting a few seconds at most), stop syncing, and
+   *  put this browser's progress away for this account. */
+  async signOut(): Promise<void> {
+    this.stopped = true;
+    window.clearTimeout(this.timer);
+    if (this.dirty() && navigator.onLine) {
+      const waited = new Promise<void>((resolve) => window.setTimeout(resolve, SIGN_OUT_WAIT_MS));
+      await Promise.race([this.exchange().catch(() => undefined), waited]);
+    }
+    // If it cannot be put away, it stays marked as this account's, so no other account takes it.
+    if (!this.progress.putAwayFor(this.account)) this.progress.owner = this.account;
   }
 
   /** The page is going with changes not sent: send them without waiting for an answer. */
@@ -158,10 +188,11 @@ export class Sync {
 /** Start syncing when the page says the learner is signed in (the body's data-progress-api). */
 export function setUpSync(progress: Progress): Sync | null {
   const url = document.body.dataset.progressApi;
-  if (!url) return null;
+  const account = document.body.dataset.account;
+  if (!url || !account) return null;
   const badge = document.querySelector<HTMLElement>("[data-sync-status]");
   const detail = document.querySelector<HTMLElement>("[data-sync-detail]");
-  const sync = new Sync(progress, url, (state, text) => {
+  const sync = new Sync(progress, url, account, (state, text) => {
     if (badge) {
       badge.dataset.state = state;
       badge.textContent = state === "saved" ? "Synced" : state === "saving" ? "Syncing…" : "Not synced";
@@ -170,5 +201,12 @@ export function setUpSync(progress: Progress): Sync | null {
     if (detail) { detail.dataset.state = state; detail.textContent = text; }
   });
   sync.start();
+  for (const form of document.querySelectorAll<HTMLFormElement>("form[data-sign-out]")) {
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      for (const button of form.querySelectorAll("button")) button.disabled = true;
+      void sync.signOut().finally(() => form.submit());
+    }, { once: true });
+  }
   return sync;
 }

@@ -87,6 +87,31 @@ def test_a_huge_paste_is_refused_at_the_editor_and_every_earned_lesson_stays_don
     assert statuses(page) == {"7.4": "Done", "7.5": "Done"}
 
 
+def test_version_1_progress_in_this_browser_loads_and_is_kept_as_version_2(server, page: Page):
+    """Progress the first version of the site stored (format version 1, no times, no device)."""
+    in_progress = {"status": "in-progress", "quiz": {"7.5-q1": {"answer": "2", "correct": True}},
+                   "hintsShown": 1, "draft": "# my draft from version 1\n"}
+    page.goto(server.url + "/program/")
+    page.evaluate("([key, stored]) => { localStorage.clear(); localStorage.setItem(key, stored); }",
+                  [KEY, json.dumps(progress_file({"7.4": done(), "7.5": in_progress}))])
+    page.goto(server.url + "/")
+    assert statuses(page) == {"7.4": "Done", "7.5": "In progress"}
+    expect(page.locator("[data-progress-alert]")).to_be_hidden()
+
+    page.goto(server.url + LESSON_75)
+    expect(page.locator(".cm-content")).to_contain_text("# my draft from version 1")
+    page.locator(".cm-content").click()
+    page.keyboard.press("Control+End")
+    page.keyboard.insert_text("# and a line typed today\n")
+    page.wait_for_timeout(400)  # longer than the editor's wait before it saves
+    kept = json.loads(page.evaluate(f"localStorage.getItem('{KEY}')"))
+    assert kept["version"] == 2
+    assert kept["lessons"]["7.4"]["status"] == "done"
+    assert kept["lessons"]["7.5"]["quiz"]["7.5-q1"]["answer"] == "2"
+    assert kept["lessons"]["7.5"]["hintsShown"] == 1
+    assert kept["lessons"]["7.5"]["draft"] == "# my draft from version 1\n# and a line typed today\n"
+
+
 def test_an_unreadable_part_is_set_aside_once_and_can_be_downloaded(server, page: Page, tmp_path):
     """What the previous version left behind: an oversized draft in the file, and one copy of the
     whole file per load under :unreadable: keys. Everything readable comes back."""

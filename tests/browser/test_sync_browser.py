@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .conftest import axe_violations
-from .test_accounts_browser import new_username, sign_in, sign_up
+from .test_accounts_browser import new_username, sign_in, sign_out, sign_up
 from .test_progress_kept import KEY, LESSON_74, LESSON_75, done, import_progress
 
 pytestmark = pytest.mark.browser
@@ -135,3 +135,53 @@ def test_two_tabs_do_not_fight(server, devices: list[BrowserContext]):
     account = first.evaluate("async () => (await fetch('/api/progress/?course=microgpt')).json()")
     assert account["lessons"]["7.4"]["draft"] == "# in the first tab\n"
     assert account["lessons"]["7.5"]["draft"] == "# in the second tab\n"
+
+
+def account_progress(page: Page) -> dict:
+    return page.evaluate("async () => (await fetch('/api/progress/?course=microgpt')).json()")["lessons"]
+
+
+def test_a_shared_browser_keeps_each_accounts_progress_apart(server, page: Page, context: BrowserContext,
+                                                             tmp_path):
+    """A classroom computer: one learner signs out, another signs in. Neither sees nor receives the
+    other's progress, and each gets their own back on signing in again here."""
+    page.set_default_timeout(20_000)
+    ada, bob = new_username(), new_username()
+    import_progress(page, server, tmp_path, {"7.4": done()})  # before signing up: it comes along
+    sign_up(page, server, ada)
+    synced(page)
+
+    # Signing out puts Ada's progress away: the next learner starts from nothing.
+    sign_out(page)
+    page.goto(server.url + "/")
+    expect(page.locator('[data-status-of="7.4"]')).to_have_text("Not started")
+    assert page.evaluate(f"localStorage.getItem('{KEY}')") in (None, "") or \
+        "7.4" not in stored(page)["lessons"]
+
+    # Bob signs up here: his account does not get Ada's lesson. He does 7.5.
+    sign_up(page, server, bob)
+    synced(page)
+    expect(page.locator('[data-status-of="7.4"]')).to_have_text("Not started")
+    import_progress(page, server, tmp_path, {"7.5": done()})
+    page.wait_for_timeout(2_600)  # the sync's batching wait
+    synced(page)
+    assert set(account_progress(page)) == {"7.5"}
+
+    # Bob's session ends without the sign-out button (cookies cleared). Ada signs in here: she
+    # sees her own lesson, not Bob's, and Bob's is not sent to her account.
+    context.clear_cookies()
+    sign_in(page, server, ada)
+    page.goto(server.url + "/")
+    synced(page)
+    expect(page.locator('[data-status-of="7.4"]')).to_have_text("Done")
+    expect(page.locator('[data-status-of="7.5"]')).to_have_text("Not started")
+    assert set(account_progress(page)) == {"7.4"}
+
+    # And Bob, back on this browser, finds his lesson where he left it.
+    sign_out(page)
+    sign_in(page, server, bob)
+    page.goto(server.url + "/")
+    synced(page)
+    expect(page.locator('[data-status-of="7.5"]')).to_have_text("Done")
+    expect(page.locator('[data-status-of="7.4"]')).to_have_text("Not started")
+    assert set(account_progress(page)) == {"7.5"}
