@@ -1,10 +1,12 @@
 """Checks for lesson 4.4, The chain rule: each weight of the last layer gets d × its input.
 
-`fc2_grads(h, dlogits)` is called with the checks' own numbers; the module's `weights` is set to
-the checks' own matrix while it runs (and put back), so that a learner who multiplies by the
-weight instead of its input is caught by the number. The last check builds a real loss (-log of
-a softmax, as in train1.py), measures dlogits by nudging the logits, and compares every gradient
-with nudging each weight directly.
+`fc2_grads(h, dlogits, grads)` is called with the checks' own numbers; the module's `weights` is
+set to the checks' own matrix while it runs (and put back), so that a learner who multiplies by
+the weight instead of its input is caught by the number. Most checks start grads at zero; one
+starts it with earlier positions' shares, as train1.py does from its second position on, to
+catch `=` in place of `+=`. The last check builds a real loss (-log of a softmax, as in
+train1.py), measures dlogits by nudging the logits, and compares every gradient with nudging
+each weight directly.
 """
 import math
 
@@ -45,12 +47,19 @@ def _same(got, want):
     return all(close(g, w) for grow, wrow in zip(got, want) for g, w in zip(grow, wrow))
 
 
-def _call(code, h, dlogits, matrix):
-    call = f"fc2_grads({shown(h)}, {shown(dlogits)})"
+def _zeros(rows, cols):
+    return [[0.0] * cols for _ in range(rows)]
+
+
+def _call(code, h, dlogits, matrix, start):
+    """Call the learner's fc2_grads with grads['mlp_fc2'] holding `start`: (call, result, grads)."""
+    call = f"fc2_grads({shown(h)}, {shown(dlogits)}, grads)"
+    grads = {'mlp_fc2': [list(row) for row in start]}
     with _Weights(code, matrix):
-        with calling(f"{call}` with `weights['mlp_fc2'] = {shown(matrix)}"):
+        with calling(f"{call}` with `weights['mlp_fc2'] = {shown(matrix)}` and "
+                     f"`grads['mlp_fc2'] = {shown(start)}"):
             try:
-                got = code.fc2_grads(list(h), list(dlogits))
+                got = code.fc2_grads(list(h), list(dlogits), grads)
             except IndexError:
                 if len(h) == len(dlogits):
                     raise
@@ -58,16 +67,25 @@ def _call(code, h, dlogits, matrix):
                      f"grads['mlp_fc2'] has one row per logit ({len(dlogits)}) and one number per "
                      f"input in each row ({len(h)}): the gradient of fc2[i][j] is "
                      "grads['mlp_fc2'][i][j], row i first.")
-    return call, got
+            except TypeError as error:
+                if error.__traceback__.tb_next is not None or "argument" not in str(error):
+                    raise  # raised inside the learner's function, not by the call itself
+                fail(f"`{call}` raised TypeError: {error}. The checks give fc2_grads three "
+                     "things: h, dlogits and grads, the gradients collected so far. Its first "
+                     "line should be `def fc2_grads(h, dlogits, grads):`, and it adds into that "
+                     "grads instead of making a new table of zeros.")
+    return call, got, grads
 
 
 def _diagnose(code, h, dlogits, matrix, where):
     """Fail with the likeliest slip when fc2_grads does not give d × h[j] for every weight."""
-    call, got = _call(code, h, dlogits, matrix)
     rows, cols = len(dlogits), len(h)
+    start = _zeros(rows, cols)
+    call, got, _ = _call(code, h, dlogits, matrix, start)
     want = [[d * hj for hj in h] for d in dlogits]
     grid = _matrix(got, rows, cols)
-    seen = f"`{call}` with `weights['mlp_fc2'] = {shown(matrix)}` gave {shown(got)}"
+    seen = (f"`{call}` with `weights['mlp_fc2'] = {shown(matrix)}` and `grads['mlp_fc2'] = "
+            f"{shown(start)}` gave {shown(got)}")
     if grid is None:
         fail(f"{seen}, but should give a table of {rows} rows of {cols} numbers, one gradient per "
              f"weight: {shown(want)}.")
@@ -111,6 +129,44 @@ def _(code):
               [[0.1, 0.2, -0.3, 0.4], [1.5, -1.0, 2.0, 0.5], [-0.2, 0.7, 0.9, -1.1]], "")
 
 
+@check("adds to the shares already there")
+def _(code):
+    # train1.py calls fc2_grads once per position of a name, into the same grads: from the second
+    # position on, grads already holds the shares of the positions before.
+    h, dlogits = [2.0, 0.5], [3.0, -1.0]
+    matrix = [[0.5, -1.0], [0.25, 2.0]]
+    start = [[1.5, -2.0], [0.5, 4.0]]
+    share = [[d * hj for hj in h] for d in dlogits]
+    want = [[s + x for s, x in zip(srow, xrow)] for srow, xrow in zip(start, share)]
+    call, got, grads = _call(code, h, dlogits, matrix, start)
+    given = f"`{call}` with `grads['mlp_fc2'] = {shown(start)}`"
+    table = grads.get('mlp_fc2')
+    kept = _matrix(table, 2, 2)
+    if kept is not None and _same(kept, start):
+        if got is table:
+            fail(f"{given} gave {shown(got)}, the numbers it started with: nothing was added "
+                 "into grads['mlp_fc2']. Write the chain-rule line in place of `pass`.")
+        fail(f"{given} gave {shown(got)}, but left grads['mlp_fc2'] as it was: {shown(start)}. "
+             "grads is where the gradients are kept from one position to the next, so add each "
+             "share into grads['mlp_fc2'] itself and return that table; if your function still "
+             "makes a new table of zeros, remove that line.")
+    if kept is not None and _same(kept, share):
+        fail(f"{given} gave {shown(table)}, but should give {shown(want)}. grads already held "
+             f"the shares of earlier positions, {shown(start)}, and your line replaced them with "
+             f"this position's, {shown(share)}. train1.py adds up the shares of every position "
+             "of a name in the same grads, so the line must add to what is there: `+=`, not `=`.")
+    grid = _matrix(got, 2, 2)
+    if grid is None:
+        fail(f"{given} gave {shown(got)}, but should give grads['mlp_fc2'] with this "
+             f"position's shares added: {shown(want)}.")
+    if not _same(grid, want) or kept is None or not _same(kept, want):
+        fail(f"{given} gave {shown(got)}, but should give {shown(want)}: each weight's share, "
+             f"d * hj ({shown(share)}), added to the {shown(start)} already there.")
+    return (f"With earlier positions' shares already in grads, each new share is added to them: "
+            f"fc2[0][0] gets {number(start[0][0])} + {number(dlogits[0])} × {number(h[0])} = "
+            f"{number(want[0][0])}.")
+
+
 def _softmax_loss(logits, target):
     biggest = max(logits)
     exps = [math.exp(v - biggest) for v in logits]
@@ -134,7 +190,7 @@ def _(code):
     target = 2
     logits = [sum(w * x for w, x in zip(row, h)) for row in matrix]
     dlogits = [_slope(lambda: _softmax_loss(logits, target), logits, i) for i in range(3)]
-    call, got = _call(code, h, dlogits, matrix)
+    call, got, _ = _call(code, h, dlogits, matrix, _zeros(3, 4))
     grid = _matrix(got, 3, 4)
     if grid is None:
         fail(f"`{call}` gave {shown(got)}, but should give a table of 3 rows of 4 gradients.")
