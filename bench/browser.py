@@ -40,7 +40,8 @@ from linebyline.course import default_course_path, load_course  # noqa: E402
 from linebyline.runtime import run_checks  # noqa: E402
 from tests.browser.conftest import CHROMIUM_FLAGS, Server, chromium_path  # noqa: E402
 
-PYTHON_FILES = ("/static/pyodide/", "/dist/worker", "/runtime.json", "/data/input.txt")
+# What only Python uses: Pyodide, the worker, the check runtime, the names, the lesson's checks.py.
+PYTHON_FILES = ("/static/pyodide/", "/dist/worker", "/runtime.json", "/data/input.txt", "/checks.py")
 
 
 def transferred(page: Page, url: str) -> dict[str, int]:
@@ -246,7 +247,7 @@ def main() -> int:
 
     print(f"{'page before Pyodide: bytes transferred (target <= 150 KB)':<58}"
           f"{page_bytes / 1024:>11.1f} KB")
-    print(f"{'Python itself: Pyodide, worker, runtime, names':<58}{python_bytes / 1024:>11.0f} KB")
+    print(f"{'Python itself: Pyodide, worker, runtime, names, checks':<58}{python_bytes / 1024:>11.0f} KB")
     row("open page -> first check result, cold cache (<= 3 s)", part("total", colds), "s")
     row("  of which: open page -> Python ready", part("ready", colds), "s")
     row("  of which: the first check, in the worker", part("python", colds), "s")

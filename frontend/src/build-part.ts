@@ -6,7 +6,7 @@ import { MAX_DRAFT, type Progress } from "./progress";
 import { type CheckResult, type Python, StoppedError } from "./python";
 
 export interface ExerciseData {
-  lesson: string; course: string; filename: string; starter: string; checks: string;
+  lesson: string; course: string; filename: string; starter: string; checksUrl: string;
   checkNames: string[]; hints: string[];
   codealong: Array<{ title: string; caption: string; find: string; type: string }>;
   solutionUrl: string; runtimeUrl: string;
@@ -174,14 +174,29 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
     });
   }
 
+  // The lesson's checks.py, fetched once, as Python starts (a failed fetch is tried again on Check).
+  let checks: Promise<string> | null = null;
+  function checksSource(): Promise<string> {
+    checks ??= fetch(exercise.checksUrl).then(async (response) => {
+      if (!response.ok) throw new Error(`the server answered ${response.status}`);
+      return response.text();
+    }).catch((error: Error) => {
+      checks = null;
+      throw new Error(`The lesson's checks could not be loaded (${error.message}). Check your connection, then press Check again.`);
+    });
+    return checks;
+  }
+  void checksSource().catch(() => undefined);
+
   async function check(): Promise<void> {
     if (python.busy) return;
     output.replaceChildren();
     summary.textContent = "Checking…";
     busy(true);
     try {
+      const source = editor.text();
       showChecks(await python.check({
-        lesson: number, source: editor.text(), checks: exercise.checks, starter: exercise.starter,
+        lesson: number, source, checks: await checksSource(), starter: exercise.starter,
         filename: exercise.filename, timeout: CHECK_TIMEOUT_S,
       }));
     } catch (error) {

@@ -5,7 +5,6 @@ import { type CourseSummary, Progress } from "./progress";
 import { Python } from "./python";
 import { setUpQuiz } from "./quiz";
 import { setUpStuck } from "./stuck";
-import { setUpSync } from "./sync";
 import { providePython } from "./widgets/kit";
 import "./site.css";
 
@@ -169,7 +168,8 @@ function main(): void {
   showProgressProblems(progress);
   progress.onChange(() => { showProgress(progress, course); showProgressProblems(progress); });
   setUpProgressTools(progress);
-  setUpSync(progress);
+  // Only a signed-in learner syncs: the code for it is fetched only then.
+  if (document.body.dataset.progressApi) void import("./sync").then(({ setUpSync }) => setUpSync(progress));
   showThisLessonsLines();
   setUpLesson(progress);
   const quiz = json<Parameters<typeof setUpQuiz>[0]>("quiz-data");

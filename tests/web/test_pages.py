@@ -62,6 +62,22 @@ def test_the_solution_is_not_in_the_page_until_asked_for(client, course):
     assert data == {"lesson": "7.5", "solution": exercise.solution}
 
 
+def test_the_checks_come_by_their_own_url_not_in_the_page(client, course):
+    exercise = course.lesson("7.5").exercise
+    response = client.get(LESSON_URL)
+    page = response.content.decode()
+    data = json.loads(page.split('<script id="exercise-data" type="application/json">')[1]
+                      .split("</script>")[0])
+    assert "checks" not in data and data["checksUrl"].startswith(LESSON_URL + "checks.py?v=")
+    assert exercise.checks_source.splitlines()[0] not in page
+    checks = client.get(data["checksUrl"])
+    assert checks.status_code == 200 and checks["Content-Type"].startswith("text/x-python")
+    assert checks.content.decode() == exercise.checks_source
+    assert "max-age=3600" in checks["Cache-Control"]
+    assert client.get("/lessons/7.9-no-such-lesson/checks.py").status_code == 404
+    assert client.post(data["checksUrl"]).status_code in (403, 405)
+
+
 def test_lesson_74_links_to_the_next_lesson(client):
     page = client.get("/lessons/7.4-building-value/").content.decode()
     assert 'data-next-lesson href="/lessons/7.5-backward/"' in page

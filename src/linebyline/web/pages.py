@@ -190,7 +190,9 @@ class CourseView:
             "course": self.course.slug,
             "filename": exercise.filename,
             "starter": exercise.starter,
-            "checks": exercise.checks_source,
+            # The checks are Python for the worker, fetched when Python needs them: the page
+            # itself stays light (they are the largest part of a lesson's data).
+            "checksUrl": reverse("checks", args=[f"{lesson.number}-{lesson.slug}"]) + f"?v={self.version}",
             "checkNames": list(exercise.check_names),
             "hints": [self.html(hint) for hint in exercise.hints],
             # Captions are Markdown like hints (`code` in them), rendered here with HTML escaped.

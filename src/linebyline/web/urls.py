@@ -9,6 +9,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     re_path(rf"^lessons/{LESSON}/$", views.lesson_page, name="lesson"),
     re_path(rf"^lessons/{LESSON}/solution\.json$", views.solution, name="solution"),
+    re_path(rf"^lessons/{LESSON}/checks\.py$", views.checks, name="checks"),
     path("program/", views.program, name="program"),
     path("my-microgpt/", mine.page, name="my-microgpt"),
     path("my-microgpt/assemble", mine.assemble, name="my-microgpt-assemble"),

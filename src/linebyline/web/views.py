@@ -95,6 +95,20 @@ def solution(request: HttpRequest, path: str) -> JsonResponse:
 
 
 @require_safe
+@cache_control(public=True, max_age=3600)
+def checks(request: HttpRequest, path: str) -> HttpResponse:
+    """A lesson's checks.py, which the browser's Python runs on Check (the URL carries the
+    course version)."""
+    view, error = _course_or_error(request)
+    if error:
+        return JsonResponse({"error": "the course has errors"}, status=500)
+    lesson = view.lesson_by_path(path)
+    if lesson is None or lesson.exercise is None:
+        raise Http404("No such lesson")
+    return HttpResponse(lesson.exercise.checks_source, content_type="text/x-python; charset=utf-8")
+
+
+@require_safe
 def program(request: HttpRequest) -> HttpResponse:
     view, error = _course_or_error(request)
     if error:
