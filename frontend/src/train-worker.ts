@@ -10,23 +10,9 @@
 // As in worker.ts, the learner's Python can reach this worker's globals (`import js`), so what
 // is needed once Python runs is taken first, and every message carries the page's secret.
 /// <reference lib="webworker" />
+import type { Pyodide, PyProxy } from "./pyodide-api";
 import trainingSource from "../../src/linebyline/training.py";
 import { CONTROL, type Batch, type TrainJob } from "./mine/protocol";
-
-interface PyProxy {
-  (...args: unknown[]): unknown;
-  toJs(): unknown;
-  destroy(): void;
-}
-interface Pyodide {
-  runPython(code: string): unknown;
-  setInterruptBuffer(buffer: Int32Array): void;
-  setStdout(options: { batched: (text: string) => void }): void;
-  setStderr(options: { batched: (text: string) => void }): void;
-  setStdin(options: { stdin: () => string | null }): void;
-  FS: { mkdirTree(path: string): void; writeFile(path: string, data: string | Uint8Array): void };
-  pyimport(name: string): Record<string, PyProxy> & { destroy(): void };
-}
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const postToPage = scope.postMessage.bind(scope);

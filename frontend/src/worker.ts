@@ -7,21 +7,7 @@
 // here, before any learner code, and every message carries a secret that only this module's
 // scope knows (the page sent it with "init"): the page ignores any message without it.
 /// <reference lib="webworker" />
-
-interface PyProxyFunction {
-  (...args: unknown[]): unknown;
-  copy(): PyProxyFunction;
-  destroy(): void;
-}
-interface Pyodide {
-  runPython(code: string): unknown;
-  setInterruptBuffer(buffer: Int32Array): void;
-  setStdout(options: { batched: (text: string) => void }): void;
-  setStderr(options: { batched: (text: string) => void }): void;
-  setStdin(options: { stdin: () => string | null }): void;
-  FS: { mkdirTree(path: string): void; writeFile(path: string, data: string | Uint8Array): void };
-  pyimport(name: string): Record<string, PyProxyFunction> & { destroy(): void };
-}
+import type { Pyodide, PyProxy } from "./pyodide-api";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const postToPage = scope.postMessage.bind(scope);
@@ -33,7 +19,7 @@ const OUTPUT_MAX = 200_000; // characters of one run's output sent to the page; 
 const OUTPUT_EVERY_MS = 50; // output is sent in batches, at most this often (and at the end)
 
 let secret = "";
-let entries: { run: PyProxyFunction; check: PyProxyFunction } | null = null;
+let entries: { run: PyProxy; check: PyProxy } | null = null;
 let interrupt: Int32Array | null = null;
 let job: { id: number; sendOutput: boolean; sent: number; cut: number; pending: Array<[string, string]>; last: number } | null = null;
 
