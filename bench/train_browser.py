@@ -42,11 +42,13 @@ self.onmessage = async (event) => {
 LONG_TASKS = """
 window.__longest = 0;
 window.__long = 0;
+window.__tasks = [];
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
     if (window.__measuring) {
       window.__longest = Math.max(window.__longest, entry.duration);
       window.__long += 1;
+      window.__tasks.push([(entry.startTime - window.__started) / 1000, entry.duration]);
     }
   }
 }).observe({ type: "longtask", buffered: false });
@@ -79,7 +81,7 @@ def app_run(page: Page, steps: int, timeout_s: float) -> tuple[float, str]:
     """Seconds from pressing Train to the page's "Done", and what the page said."""
     page.wait_for_selector('[data-python-status][data-state="ready"]', timeout=180_000)
     page.fill("[data-steps]", str(steps))
-    page.evaluate("window.__measuring = true")
+    page.evaluate("window.__measuring = true; window.__started = performance.now()")
     started = time.perf_counter()
     page.click("[data-action='train']")
     page.wait_for_function(
@@ -117,7 +119,7 @@ def main() -> None:
             page.select_option("[data-script-choice]", args.script)
             warm, _ = app_run(page, args.steps, timeout_s)
             print(f"(the app's first run, with the reference beside it: {warm:.1f} s)", flush=True)
-            page.evaluate("window.__longest = 0; window.__long = 0")
+            page.evaluate("window.__longest = 0; window.__long = 0; window.__tasks = []")
             app, said = app_run(page, args.steps, timeout_s)
             longest = page.evaluate("window.__longest")
             count = page.evaluate("window.__long")
@@ -125,6 +127,8 @@ def main() -> None:
             print(f"ratio app / bare:                {app / bare:8.2f}   (target <= 1.1)")
             print(f"longest main-thread task while training: {longest:.0f} ms "
                   f"({count} tasks over 50 ms)")
+            for at, duration in page.evaluate("window.__tasks"):  # when, to find what it was
+                print(f"  a task of {duration:.0f} ms, {at:.1f} s after Train (of {app:.1f} s)")
             browser.close()
     finally:
         server.stop()

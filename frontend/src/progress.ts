@@ -323,8 +323,9 @@ export class Progress {
   }
 
   /** Move this browser's progress into the stash of `account` and start empty; false (and nothing
-   *  moved) when the browser cannot store it. */
-  putAwayFor(account: string): boolean {
+   *  moved) when the browser cannot store it. With `keep` false (the account already has all of
+   *  it), nothing is stashed: a classroom computer does not fill up with every learner's copy. */
+  putAwayFor(account: string, keep = true): boolean {
     const stashKey = `${this.key}:kept-for:${account}`;
     let lessons = copy(this.data.lessons);
     const earlier = this.storage.getItem(stashKey);
@@ -332,7 +333,7 @@ export class Progress {
       try { lessons = merge(readDocument(JSON.parse(earlier), this.course.slug).lessons, lessons); } catch { /* replaced below */ }
     }
     try {
-      this.storage.setItem(stashKey, JSON.stringify(progressDocument(this.course.slug, lessons)));
+      if (keep || earlier) this.storage.setItem(stashKey, JSON.stringify(progressDocument(this.course.slug, lessons)));
       this.storage.removeItem(`${this.key}:account`);
       this.storage.removeItem(this.key);
     } catch (error) {

@@ -160,8 +160,10 @@ export class Sync {
       const waited = new Promise<void>((resolve) => window.setTimeout(resolve, SIGN_OUT_WAIT_MS));
       await Promise.race([this.exchange().catch(() => undefined), waited]);
     }
-    // If it cannot be put away, it stays marked as this account's, so no other account takes it.
-    if (!this.progress.putAwayFor(this.account)) this.progress.owner = this.account;
+    // Synced, the account has all of it and this browser keeps no copy; otherwise it is stashed
+    // for this account. If it cannot be put away, it stays marked as this account's, so no other
+    // account takes it.
+    if (!this.progress.putAwayFor(this.account, this.dirty())) this.progress.owner = this.account;
   }
 
   /** The page is going with changes not sent: send them without waiting for an answer. */

@@ -141,6 +141,10 @@ def account_progress(page: Page) -> dict:
     return page.evaluate("async () => (await fetch('/api/progress/?course=microgpt')).json()")["lessons"]
 
 
+def kept_copies(page: Page) -> list[str]:
+    return page.evaluate(f"Object.keys(localStorage).filter(k => k.startsWith('{KEY}:kept-for:'))")
+
+
 def test_a_shared_browser_keeps_each_accounts_progress_apart(server, page: Page, context: BrowserContext,
                                                              tmp_path):
     """A classroom computer: one learner signs out, another signs in. Neither sees nor receives the
@@ -157,6 +161,7 @@ def test_a_shared_browser_keeps_each_accounts_progress_apart(server, page: Page,
     expect(page.locator('[data-status-of="7.4"]')).to_have_text("Not started")
     assert page.evaluate(f"localStorage.getItem('{KEY}')") in (None, "") or \
         "7.4" not in stored(page)["lessons"]
+    assert kept_copies(page) == []  # all of it was synced: the account has it, no copy stays here
 
     # Bob signs up here: his account does not get Ada's lesson. He does 7.5.
     sign_up(page, server, bob)
@@ -176,6 +181,7 @@ def test_a_shared_browser_keeps_each_accounts_progress_apart(server, page: Page,
     expect(page.locator('[data-status-of="7.4"]')).to_have_text("Done")
     expect(page.locator('[data-status-of="7.5"]')).to_have_text("Not started")
     assert set(account_progress(page)) == {"7.4"}
+    assert len(kept_copies(page)) == 1  # Bob's, set aside here until he signs in again
 
     # And Bob, back on this browser, finds his lesson where he left it.
     sign_out(page)
@@ -185,3 +191,4 @@ def test_a_shared_browser_keeps_each_accounts_progress_apart(server, page: Page,
     expect(page.locator('[data-status-of="7.5"]')).to_have_text("Done")
     expect(page.locator('[data-status-of="7.4"]')).to_have_text("Not started")
     assert set(account_progress(page)) == {"7.5"}
+    assert kept_copies(page) == []  # taken back
