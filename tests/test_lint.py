@@ -25,7 +25,7 @@ def test_lint_passes_on_the_course_and_reports_coverage(course):
 
 
 def test_full_coverage_can_be_required(course):
-    done = run_cli("lint", "--require-full-coverage")
+    done = run_cli("lint", "--require-full-coverage", "--lesson", "7.4")  # one lesson is quicker
     assert done.returncode == 1
     uncovered = course.uncovered_lines()
     assert (f"{len(uncovered)} non-blank lines are taught by no lesson: "
@@ -39,7 +39,7 @@ def test_a_solution_that_fails_its_checks(copy):
             "child.grad += local_grad")
     replace(lesson_dir / "lesson.yaml", 'type: "                child.grad += local_grad * node.grad',
             'type: "                child.grad += local_grad')
-    done = run_cli("lint", str(copy))
+    done = run_cli("lint", str(copy), "--lesson", "7.5")
     assert done.returncode == 1, done.stderr
     assert done.stdout.rstrip().endswith("lint FAILED.")
     assert f"{lesson_dir / 'solution.py'}: the solution does not pass check" in done.stdout
@@ -54,7 +54,7 @@ def test_a_changed_expected_message_is_caught_by_running_the_mistake(copy):
     text = checks.read_text()
     # Reword every message the checks give: the declared messages no longer match.
     checks.write_text(text.replace("fail(f\"", "fail(f\"Oops. ").replace("fail(\"", "fail(\"Oops. "))
-    done = run_cli("lint", str(copy))
+    done = run_cli("lint", str(copy), "--lesson", "7.4")
     assert done.returncode == 1
     assert "but lesson.yaml expects" in done.stdout and "Oops. " in done.stdout
 
@@ -68,7 +68,7 @@ def test_a_mistake_that_no_check_catches(copy):
             "      edits: [{find: \"self.grad = 1\\n\", replace: \"self.grad = 1.0\\n\"}]\n"
             "      check: the example's gradients\n"
             "      message: nothing\n")
-    done = run_cli("lint", str(copy))
+    done = run_cli("lint", str(copy), "--lesson", "7.5")
     assert done.returncode == 1
     assert "mistake 'harmless': every check passes, so no learner would be told" in done.stdout
 
@@ -80,6 +80,6 @@ def test_a_starter_that_already_passes(copy):
     text = path.read_text()
     start, end = text.index("  codealong:"), text.index("\nquiz:")
     path.write_text(text[:start] + "  codealong: []" + text[end:])  # nothing left to type
-    done = run_cli("lint", str(copy))
+    done = run_cli("lint", str(copy), "--lesson", "7.5")
     assert done.returncode == 1, done.stderr
     assert "the starter passes every check even when run as if edited" in done.stdout
