@@ -46,3 +46,16 @@ def replace(path: Path, old: str, new: str) -> None:
     text = path.read_text()
     assert old in text, f"{old!r} not in {path}"
     path.write_text(text.replace(old, new, 1))
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One Chromium for the whole run, shared by tests/browser and tests/deploy (Playwright's
+    sync API allows one running instance per thread)."""
+    from playwright.sync_api import sync_playwright
+
+    from .browser.conftest import CHROMIUM_FLAGS, chromium_path
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
