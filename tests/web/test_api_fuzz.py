@@ -50,12 +50,13 @@ def test_no_request_the_description_allows_or_breaks_gets_a_5xx(learner, path, m
     strategy = SCHEMA[path][method].as_strategy()
     # Who asks: a valid token, a signed-in browser session (CSRF enforced), or nobody at all.
     asker = st.sampled_from(["token", "session", "nobody"])
+    learner_token = [token]  # replaced when a fuzzed DELETE /api/token/ revokes it
 
     @FUZZ
     @given(case=strategy, who=asker)
     def fuzz(case, who):
         cache.clear()  # the sync rate limit would turn most of the run into 429s
-        if AccessToken.objects.filter(user=user).count() == 0:  # a fuzzed DELETE /api/token/
+        if not AccessToken.objects.filter(user=user).exists():
             learner_token[0] = AccessToken.issue(user, "fuzz")[1]
         client = Client(enforce_csrf_checks=True)
         headers = {}
@@ -70,5 +71,4 @@ def test_no_request_the_description_allows_or_breaks_gets_a_5xx(learner, path, m
             assert response["Content-Type"].startswith("application/json"), shown
             json.loads(response.content)
 
-    learner_token = [token]
     fuzz()

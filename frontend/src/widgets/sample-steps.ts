@@ -132,7 +132,7 @@ function mountSampleSteps(root: HTMLElement, params: Params): void {
   const strip = svg("svg", { viewBox: `0 0 ${W} ${STRIP_H}`, class: "ss-strip", role: "img", "aria-labelledby": stripTitleId });
   const explain = h("p", { class: "ss-explain", "data-readout": "explain", "aria-live": "polite" });
 
-  const caption = typeof params.caption === "string" ? h("p", { class: "ss-caption" }, params.caption) : null;
+  const caption = typeof params.caption === "string" ? h("p", { class: "kit-caption" }, params.caption) : null;
   root.append(h("div", { class: "ss" }, controls, nameOut,
     h("figure", { class: "ss-figure" }, barsTitle, bars, barsSummary), h("figure", { class: "ss-figure" }, stripTitle, strip),
     explain, caption));
