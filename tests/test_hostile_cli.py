@@ -54,6 +54,9 @@ def test_hostile_file_gets_its_verdict_from_the_cli(hostile, course, tmp_path):
 
 
 def test_no_process_outlives_its_check():
-    # child_sleeps_on.py and child_detached.py started these; the tests above have run them.
+    # child_sleeps_on.py, child_detached.py, child_new_session.py and child_daemon.py started
+    # these; the tests above have run them.
     assert processes_running("sleep 31.4159") == []
     assert processes_running("sleep 27.1828") == []
+    assert processes_running("sleep 16.1803") == []
+    assert processes_running("sleep 12.5663") == []

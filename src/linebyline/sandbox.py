@@ -1,16 +1,16 @@
 """Check a learner's file in a separate process, under time, memory, file-size and process limits.
 
 The learner's code never runs inside the CLI's own process. The child (linebyline.sandbox_worker)
-runs in a session of its own, so the child and every process its code starts end together with
-the check: the whole process group is killed as soon as the result is in, or the time is up.
+runs under a keeper (sandbox_keeper.py) in a session of its own, so the child and every process
+its code starts end together with the check: as soon as the result is in, or the time is up, the
+keeper ends the process group and every process that left it (os.setsid, a double fork), and the
+CLI kills the group as well in case the keeper itself was killed.
 
 Output is read as it comes, into a bounded buffer: the first OUTPUT_KEPT bytes are shown, the
 rest only counted, so a file that writes gigabytes costs the CLI no memory. The result comes on a
 pipe of its own, each line signed with a random token (see sandbox_worker), and every way the
 child can end without a result gets a message that says what happened.
 
-A process that deliberately leaves the session (os.setsid, say) escapes the group's end; the
-limits it inherited (memory, file size, process count) still bound it.
 """
 from __future__ import annotations
 
@@ -40,6 +40,8 @@ GRACE = 3.0  # seconds the child gets to stop itself before it is killed
 OUTPUT_KEPT = 64 * 1024  # bytes of what the process writes to stdout and stderr itself
 REPORT_LINE_MAX = 32 * 1024 * 1024  # a longer line on the report pipe is not ours
 DRAIN = 2.0  # seconds to collect what is left in the pipes once the run is over
+KEEPER = Path(__file__).with_name("sandbox_keeper.py")
+KEEPER_ENDING = 6.0  # seconds the keeper gets to end every process of the run
 CHILD_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
 NOT_RUN = "Not run: the run was stopped."
 
@@ -73,7 +75,8 @@ class _Run:
         env.update(HOME=str(folder), TMPDIR=str(folder))
         try:
             self.child = subprocess.Popen(
-                [sys.executable, "-I", "-B", "-X", "utf8", "-m", "linebyline.sandbox_worker"],
+                [sys.executable, "-I", "-S", "-B", str(KEEPER), str(write_end),
+                 sys.executable, "-I", "-B", "-X", "utf8", "-m", "linebyline.sandbox_worker"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 pass_fds=(write_end,), cwd=folder, env=env, start_new_session=True)
         except BaseException:
@@ -166,8 +169,15 @@ class _Run:
                 self.failure = str(data)
 
     def kill(self) -> None:
+        """End every process of the run: the keeper finds those that left the group."""
+        if self.child.poll() is None:
+            self.child.send_signal(signal.SIGTERM)
+            try:
+                self.child.wait(KEEPER_ENDING)
+            except subprocess.TimeoutExpired:
+                pass
         try:
-            os.killpg(self.child.pid, signal.SIGKILL)
+            os.killpg(self.child.pid, signal.SIGKILL)  # what is left, if the keeper was killed
         except (ProcessLookupError, PermissionError):
             pass  # already gone
         self.child.wait()
