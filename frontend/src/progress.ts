@@ -146,7 +146,12 @@ export class Progress {
   }
 
   private readAside(): SetAsidePart[] {
-    const text = this.storage.getItem(this.asideKey);
+    return this.readParts(this.asideKey);
+  }
+
+  /** Set-aside parts stored under `key` (an unreadable copy there becomes a part itself). */
+  private readParts(key: string): SetAsidePart[] {
+    const text = this.storage.getItem(key);
     if (!text) return [];
     try {
       const parsed = JSON.parse(text) as { parts?: unknown };
@@ -327,21 +332,30 @@ export class Progress {
    *  it), nothing is stashed: a classroom computer does not fill up with every learner's copy. */
   putAwayFor(account: string, keep = true): boolean {
     const stashKey = `${this.key}:kept-for:${account}`;
+    const asideStashKey = `${this.key}:set-aside-for:${account}`;
     let lessons = copy(this.data.lessons);
     const earlier = this.storage.getItem(stashKey);
     if (earlier) {
       try { lessons = merge(readDocument(JSON.parse(earlier), this.course.slug).lessons, lessons); } catch { /* replaced below */ }
     }
+    // What was set aside was never synced (it could not be read), so the account does not have
+    // it: it goes with the account's stash whatever `keep` says, out of the next learner's sight.
+    const aside = [...this.readParts(asideStashKey), ...this.aside];
     try {
+      if (aside.length) this.storage.setItem(asideStashKey, this.partsText(aside));
       if (keep || earlier) this.storage.setItem(stashKey, JSON.stringify(progressDocument(this.course.slug, lessons)));
       this.storage.removeItem(`${this.key}:account`);
       this.storage.removeItem(this.key);
+      this.storage.removeItem(this.asideKey);
     } catch (error) {
       this.saveError = describeError(error);
       this.notify();
       return false;
     }
     this.data = fresh(this.course.slug);
+    this.aside = [];
+    this.asideStored = true;
+    this.blocked = false;
     this.lastText = null;
     this.adopted.clear();
     this.notify();
@@ -350,6 +364,14 @@ export class Progress {
 
   /** Merge back what was put away for `account` on this browser, if anything. */
   takeBackFor(account: string): void {
+    const asideStashKey = `${this.key}:set-aside-for:${account}`;
+    const parked = this.readParts(asideStashKey);
+    if (parked.length) {
+      this.addAside(parked);
+      this.asideStored = this.storeAside();
+      if (this.asideStored) this.storage.removeItem(asideStashKey);
+      this.notify();
+    }
     const stashKey = `${this.key}:kept-for:${account}`;
     const kept = this.storage.getItem(stashKey);
     if (kept === null) return;
@@ -461,7 +483,11 @@ export class Progress {
   }
 
   setAsideText(): string {
-    return JSON.stringify({ format: "linebyline-set-aside", course: this.course.slug, parts: this.aside }, null, 2);
+    return this.partsText(this.aside);
+  }
+
+  private partsText(parts: SetAsidePart[]): string {
+    return JSON.stringify({ format: "linebyline-set-aside", course: this.course.slug, parts }, null, 2);
   }
 
   /** Delete the set-aside parts for good (after the learner has downloaded them, or not). */

@@ -192,3 +192,43 @@ def test_a_shared_browser_keeps_each_accounts_progress_apart(server, page: Page,
     expect(page.locator('[data-status-of="7.4"]')).to_have_text("Not started")
     assert set(account_progress(page)) == {"7.5"}
     assert kept_copies(page) == []  # taken back
+
+
+def test_what_was_set_aside_leaves_with_its_account(server, page: Page, tmp_path):
+    """Parts of a learner's progress that could not be read were never synced: on a shared browser
+    they leave with that learner at sign-out (the next one does not see them) and come back when
+    the same learner signs in here again."""
+    page.set_default_timeout(20_000)
+    ada, bob = new_username(), new_username()
+    sign_up(page, server, ada)
+    synced(page)
+    part = {"lesson": "7.5", "part": "its draft", "reason": "it is too long", "value": "ada's draft",
+            "when": "2026-11-30T10:00:00Z"}
+    page.evaluate("([key, text]) => localStorage.setItem(key, text)",
+                  [f"{KEY}:set-aside", json.dumps({"format": "linebyline-set-aside", "course": "microgpt",
+                                                   "parts": [part]})])
+    page.goto(server.url + "/")
+    alert = page.locator("[data-progress-alert] [data-set-aside]")
+    expect(alert).to_contain_text("lesson 7.5, its draft: it is too long")
+
+    def parked() -> list[str]:
+        return page.evaluate(f"Object.keys(localStorage).filter(k => k.startsWith('{KEY}:set-aside'))")
+
+    sign_out(page)
+    page.goto(server.url + "/")
+    expect(page.locator("[data-status-of='7.4']")).to_be_visible()
+    expect(alert).to_have_count(0)
+    assert [key.rsplit(":", 1)[0] for key in parked()] == [f"{KEY}:set-aside-for"]
+
+    sign_up(page, server, bob)  # the next learner: nothing of Ada's is shown to him
+    synced(page)
+    expect(alert).to_have_count(0)
+    sign_out(page)
+
+    sign_in(page, server, ada)
+    page.goto(server.url + "/")
+    synced(page)
+    expect(alert).to_contain_text("lesson 7.5, its draft: it is too long")
+    assert parked() == [f"{KEY}:set-aside"]
+    kept = json.loads(page.evaluate(f"localStorage.getItem('{KEY}:set-aside')"))
+    assert [p["value"] for p in kept["parts"]] == ["ada's draft"]
