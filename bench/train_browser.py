@@ -8,11 +8,14 @@
    beside yours, so two workers share the machine), then measured: Train pressed until the page
    says "Done", while a PerformanceObserver records every main-thread task over 50 ms.
 Prints both times, their ratio (target: at most 1.1), and the longest main-thread task while
-training. Not part of CI: it never fails on a time.
+training. With --trace FILE it also records a Chrome trace of the measured run and prints what the
+page's main thread spent on its tasks (the longest ones by part: script, layout, paint, the commit
+to the compositor), to find what a long task was. Not part of CI: it never fails on a time.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import time
@@ -93,11 +96,48 @@ def app_run(page: Page, steps: int, timeout_s: float) -> tuple[float, str]:
     return seconds, page.inner_text("[data-readout='progress']")
 
 
+TRACE_CATEGORIES = ["devtools.timeline", "toplevel", "disabled-by-default-devtools.timeline"]
+TASK_PARTS = ["FunctionCall", "FireAnimationFrame", "Layout", "UpdateLayoutTree", "Paint", "Layerize",
+              "Commit", "MinorGC", "MajorGC"]
+
+
+def summarise_trace(path: str) -> None:
+    """The page's main-thread tasks in a Chrome trace: how long, and the longest by part."""
+    loaded = json.loads(Path(path).read_text(encoding="utf-8"))
+    events = loaded["traceEvents"] if isinstance(loaded, dict) else loaded
+    threads = {(e["pid"], e["tid"]) for e in events if e.get("ph") == "M"
+               and e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"}
+    timed = [e for e in events if e.get("ph") == "X" and (e["pid"], e.get("tid")) in threads]
+    frames = {(e["pid"], e["tid"]) for e in timed if e["name"] == "FireAnimationFrame"}
+    timed = sorted((e for e in timed if (e["pid"], e["tid"]) in frames), key=lambda e: e["ts"])
+    tasks = sorted((e for e in timed if e["name"] == "RunTask"), key=lambda e: -e["dur"])
+    if not tasks:
+        print("the trace holds no task of the page's main thread")
+        return
+    ms = sorted(e["dur"] / 1000 for e in tasks)
+    def at(q: float) -> float:
+        return ms[min(len(ms) - 1, int(q * len(ms)))]
+    print(f"main-thread tasks in the trace: {len(ms)}; median {at(0.5):.1f} ms, 99th percentile "
+          f"{at(0.99):.1f} ms, longest {ms[-1]:.1f} ms")
+    for task in tasks[:3]:
+        end = task["ts"] + task["dur"]
+        parts = {name: 0.0 for name in TASK_PARTS}
+        inside = {name: 0 for name in TASK_PARTS}  # a part nested in one of its kind counts once
+        for e in timed:
+            name = e["name"]
+            if task["ts"] <= e["ts"] < end and name in parts and e["ts"] >= inside[name]:
+                parts[name] += e.get("dur", 0) / 1000
+                inside[name] = e["ts"] + e.get("dur", 0)
+        shown = ", ".join(f"{name} {value:.1f}" for name, value in parts.items() if value >= 0.5)
+        print(f"  a task of {task['dur'] / 1000:.1f} ms: {shown or 'no known part'}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=1000)
     parser.add_argument("--script", default="microgpt.py")
     parser.add_argument("--port", type=int, default=8630, help="for the server (8630)")
+    parser.add_argument("--trace", metavar="FILE", help="record a Chrome trace of the measured run here")
     args = parser.parse_args()
     source = (default_course_path() / args.script).read_text(encoding="utf-8")
     source = re.sub(r"^num_steps = \d+$", f"num_steps = {args.steps}", source, flags=re.M)
@@ -120,16 +160,22 @@ def main() -> None:
             warm, _ = app_run(page, args.steps, timeout_s)
             print(f"(the app's first run, with the reference beside it: {warm:.1f} s)", flush=True)
             page.evaluate("window.__longest = 0; window.__long = 0; window.__tasks = []")
+            if args.trace:
+                browser.start_tracing(page=page, path=args.trace, categories=TRACE_CATEGORIES)
             app, said = app_run(page, args.steps, timeout_s)
+            if args.trace:
+                browser.stop_tracing()
             longest = page.evaluate("window.__longest")
             count = page.evaluate("window.__long")
             print(f"the app (reference kept):        {app:8.1f} s   page: {said}")
             print(f"ratio app / bare:                {app / bare:8.2f}   (target <= 1.1)")
-            print(f"longest main-thread task while training: {longest:.0f} ms "
-                  f"({count} tasks over 50 ms)")
+            print(f"main-thread tasks over 50 ms while training: {count}"
+                  + (f" (the longest {longest:.0f} ms)" if count else ""))
             for at, duration in page.evaluate("window.__tasks"):  # when, to find what it was
                 print(f"  a task of {duration:.0f} ms, {at:.1f} s after Train (of {app:.1f} s)")
             browser.close()
+        if args.trace:
+            summarise_trace(args.trace)
     finally:
         server.stop()
 
