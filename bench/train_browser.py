@@ -17,17 +17,13 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from in_chromium import app_in_chromium
+from playwright.sync_api import Page
 
-from playwright.sync_api import Page, Route, sync_playwright  # noqa: E402
-
-import tests.browser.conftest as browser_setup  # noqa: E402
-from linebyline.course import default_course_path  # noqa: E402
+from linebyline.course import default_course_path
 
 BARE_WORKER = """
 self.onmessage = async (event) => {
@@ -56,12 +52,6 @@ new PerformanceObserver((list) => {
   }
 }).observe({ type: "longtask", buffered: false });
 """
-
-
-def serve_bare_worker(route: Route) -> None:
-    route.fulfill(status=200, body=BARE_WORKER, headers={
-        "Content-Type": "text/javascript", "Cross-Origin-Embedder-Policy": "require-corp",
-        "Cross-Origin-Resource-Policy": "same-origin"})
 
 
 def bare_run(page: Page, url: str, source: str, timeout_s: float) -> float:
@@ -142,43 +132,31 @@ def main() -> None:
     source = (default_course_path() / args.script).read_text(encoding="utf-8")
     source = re.sub(r"^num_steps = \d+$", f"num_steps = {args.steps}", source, flags=re.M)
     timeout_s = max(600.0, args.steps * 2.0)
-    browser_setup.free_port = lambda: args.port  # the server listens on the port asked for
-    server = browser_setup.Server(Path(__import__("tempfile").mkdtemp(prefix="bench-train-")))
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=browser_setup.chromium_path(),
-                                                 args=browser_setup.CHROMIUM_FLAGS)
-            context = browser.new_context()
-            context.route("**/bench-bare-worker.js", serve_bare_worker)
-            page = context.new_page()
-            page.add_init_script(LONG_TASKS)
-            print(f"{args.script}, {args.steps} steps, headless Chromium", flush=True)
-            bare = bare_run(page, server.url, source, timeout_s)
-            print(f"bare Pyodide in a module worker: {bare:8.1f} s", flush=True)
-            page.goto(server.url + "/my-microgpt/")
-            page.select_option("[data-script-choice]", args.script)
-            warm, _ = app_run(page, args.steps, timeout_s)
-            print(f"(the app's first run, with the reference beside it: {warm:.1f} s)", flush=True)
-            page.evaluate("window.__longest = 0; window.__long = 0; window.__tasks = []")
-            if args.trace:
-                browser.start_tracing(page=page, path=args.trace, categories=TRACE_CATEGORIES)
-            app, said = app_run(page, args.steps, timeout_s)
-            if args.trace:
-                browser.stop_tracing()
-            longest = page.evaluate("window.__longest")
-            count = page.evaluate("window.__long")
-            print(f"the app (reference kept):        {app:8.1f} s   page: {said}")
-            print(f"ratio app / bare:                {app / bare:8.2f}   (target <= 1.1)")
-            print(f"main-thread tasks over 50 ms while training: {count}"
-                  + (f" (the longest {longest:.0f} ms)" if count else ""))
-            for at, duration in page.evaluate("window.__tasks"):  # when, to find what it was
-                print(f"  a task of {duration:.0f} ms, {at:.1f} s after Train (of {app:.1f} s)")
-            browser.close()
+    scripts = {"bench-bare-worker.js": BARE_WORKER}
+    with app_in_chromium(args.port, scripts, LONG_TASKS) as (url, browser, page):
+        print(f"{args.script}, {args.steps} steps, headless Chromium", flush=True)
+        bare = bare_run(page, url, source, timeout_s)
+        print(f"bare Pyodide in a module worker: {bare:8.1f} s", flush=True)
+        page.goto(url + "/my-microgpt/")
+        page.select_option("[data-script-choice]", args.script)
+        warm, _ = app_run(page, args.steps, timeout_s)
+        print(f"(the app's first run, with the reference beside it: {warm:.1f} s)", flush=True)
+        page.evaluate("window.__longest = 0; window.__long = 0; window.__tasks = []")
         if args.trace:
-            summarise_trace(args.trace)
-    finally:
-        server.stop()
-
+            browser.start_tracing(page=page, path=args.trace, categories=TRACE_CATEGORIES)
+        app, said = app_run(page, args.steps, timeout_s)
+        if args.trace:
+            browser.stop_tracing()
+        longest = page.evaluate("window.__longest")
+        count = page.evaluate("window.__long")
+        print(f"the app (reference kept):        {app:8.1f} s   page: {said}")
+        print(f"ratio app / bare:                {app / bare:8.2f}   (target <= 1.1)")
+        print(f"main-thread tasks over 50 ms while training: {count}"
+              + (f" (the longest {longest:.0f} ms)" if count else ""))
+        for at, duration in page.evaluate("window.__tasks"):  # when, to find what it was
+            print(f"  a task of {duration:.0f} ms, {at:.1f} s after Train (of {app:.1f} s)")
+    if args.trace:
+        summarise_trace(args.trace)
 
 if __name__ == "__main__":
     main()

@@ -16,16 +16,9 @@ the worker's stack):
 from __future__ import annotations
 
 import argparse
-import sys
-import tempfile
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from playwright.sync_api import Page, Route, sync_playwright  # noqa: E402
-
-import tests.browser.conftest as browser_setup  # noqa: E402
+from in_chromium import app_in_chromium
+from playwright.sync_api import Page
 
 PROBE_WORKER = """
 self.onmessage = async (event) => {
@@ -74,12 +67,6 @@ class Deep:
 }
 
 
-def serve_probe(route: Route) -> None:
-    route.fulfill(status=200, body=PROBE_WORKER, headers={
-        "Content-Type": "text/javascript", "Cross-Origin-Embedder-Policy": "require-corp",
-        "Cross-Origin-Resource-Policy": "same-origin"})
-
-
 def probe(page: Page, source: str, depth: int) -> tuple[str, str]:
     """Run `source` at `depth` in a fresh worker: ("ok" | "error" (Python raised) | "crash", detail)."""
     return tuple(page.evaluate("""async (source) => {
@@ -115,23 +102,12 @@ def main() -> None:
     parser.add_argument("--most", type=int, default=200_000, help="the deepest depth tried (200,000)")
     parser.add_argument("--port", type=int, default=8631, help="for the server (8631)")
     args = parser.parse_args()
-    browser_setup.free_port = lambda: args.port
-    server = browser_setup.Server(Path(tempfile.mkdtemp(prefix="bench-stack-")))
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=browser_setup.chromium_path(),
-                                                 args=browser_setup.CHROMIUM_FLAGS)
-            context = browser.new_context()
-            context.route("**/bench-probe-worker.js", serve_probe)
-            page = context.new_page()
-            page.goto(server.url + "/my-microgpt/")
-            results = []
-            for kind, source in KINDS.items():
-                print(f"{kind}:", flush=True)
-                results.append((kind, *deepest(page, source, args.most)))
-            browser.close()
-    finally:
-        server.stop()
+    results = []
+    with app_in_chromium(args.port, {"bench-probe-worker.js": PROBE_WORKER}) as (url, _, page):
+        page.goto(url + "/my-microgpt/")
+        for kind, source in KINDS.items():
+            print(f"{kind}:", flush=True)
+            results.append((kind, *deepest(page, source, args.most)))
     print("\nheadless Chromium, Pyodide in a module worker:")
     for kind, depth, failure in results:
         print(f"  {kind}: works to depth {depth:,}; deeper: {failure}")

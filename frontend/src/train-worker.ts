@@ -25,8 +25,8 @@ const BATCH_MS = 100; // steps and output reach the page at most this often, and
 // nests `visit` 193 deep, 199 frames in all; train2 115, train3 120 (bench/topo_depth.py). In a
 // Chromium worker a plain recursive function runs past 200,000 deep (Python 3.14 calls Python
 // functions without the C stack), while recursion through C (an operator method calling its
-// operator) crashes near 500 (bench/worker_stack.py): so the checks' worker keeps 400, and here a
-// learner's recursive walk gets five times what it needs. A deeper one ends in a RecursionError
+// operator) crashes at 500 to 600, varying by run (bench/worker_stack.py): so the checks' worker
+// keeps 400, and here a learner's recursive walk gets five times what it needs. A deeper one ends in a RecursionError
 // that training.explain() turns into advice; a crash of the worker itself restarts it.
 const TRAIN_RECURSION_LIMIT = 1000;
 

@@ -75,8 +75,9 @@ async function init(message: { pyodideUrl: string; runtimeUrl: string; datasetUr
   loaded.setStderr({ batched: (text) => output("stderr", text) });
   loaded.setStdin({ stdin: () => null }); // input() meets an end of file, as in the CLI's checks
   // A worker's native stack is small: Python recursing through operators (say, a __pow__ that
-  // calls **) overflows it near 500 deep in Chromium, a fatal crash (bench/worker_stack.py), while
-  // 400 ends in a RecursionError the checks can explain. Pure-Python recursion is unaffected.
+  // calls **) overflows it 500 to 600 deep in Chromium, varying by run, a fatal crash
+  // (bench/worker_stack.py), while 400 ends in a RecursionError the checks can explain.
+  // Pure-Python recursion is unaffected.
   loaded.runPython(`import os, sys; sys.path.insert(0, "${HOME}/lib"); os.chdir("${HOME}"); sys.setrecursionlimit(${RECURSION_LIMIT})`);
   // Taken once, before any learner code: the runtime makes its private copies as it loads.
   const browser = loaded.pyimport("linebyline.runtime.browser");
