@@ -30,8 +30,15 @@ class _End(Exception):
     """The CLI asked (SIGTERM): the run is over."""
 
 
+_waiting = [True]  # until the keeper starts ending them all, SIGTERM interrupts the wait
+
+
 def _on_term(signum: int, frame: object) -> None:
-    raise _End
+    # Raises once, and only while main() waits inside its try: a SIGTERM that comes as the
+    # worker ends (the CLI has its result) must not cut short the ending of the others.
+    if _waiting[0]:
+        _waiting[0] = False
+        raise _End
 
 
 def _become_subreaper() -> None:
@@ -126,9 +133,9 @@ def main() -> None:
         os.close(quiet)
         os.close(channel)
         status.append(os.waitpid(worker, 0)[1])
+        _waiting[0] = False
     except _End:
         pass
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # ending now: a second request changes nothing
     _end_all(me, worker, status)
     _end_like(status[0] if status else None)
 
