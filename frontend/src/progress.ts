@@ -108,7 +108,7 @@ export class Progress {
   // --- reading -----------------------------------------------------------------------------
 
   private load(): ProgressFile {
-    this.aside = this.readAside();
+    this.aside = this.readParts(this.asideKey);
     const found: SetAsidePart[] = [];
     const data = fresh(this.course.slug);
     let wholeFileUnreadable = false;
@@ -143,10 +143,6 @@ export class Progress {
       }
     }
     return data;
-  }
-
-  private readAside(): SetAsidePart[] {
-    return this.readParts(this.asideKey);
   }
 
   /** Set-aside parts stored under `key` (an unreadable copy there becomes a part itself). */
