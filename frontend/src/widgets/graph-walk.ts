@@ -6,6 +6,7 @@
 // mode "paths" (3.5): backward()'s walk over the sorted list in reverse, each node handing its
 // count of paths to the output on to each child; the mistake walks the list forwards.
 
+import { say, sayWith } from "../live";
 import { formatNumber, h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
 import { mistakeToggle, stepControls } from "./shared/controls";
 import { arrowMarker, layered, pathData, route, type Point } from "./shared/graph";
@@ -274,7 +275,7 @@ function mountGraphWalk(root: HTMLElement, params: Params): void {
       button.addEventListener("click", () => {
         const found = paths(nodes, output, name);
         const shown = found.slice(0, 12);
-        listing.replaceChildren(
+        sayWith(listing,
           h("p", {}, `${found.length} path${found.length === 1 ? "" : "s"} from ${name} up to ${output}:`),
           h("ol", { class: "gw-path-list" }, ...shown.map((path) => h("li", {}, path.join(" → ")))));
         if (found.length > shown.length) listing.append(h("p", {}, `… and ${found.length - shown.length} more.`));
@@ -350,7 +351,7 @@ function mountGraphWalk(root: HTMLElement, params: Params): void {
         ...fact(mistake ? "the walk (forwards)" : "the walk: reversed(order)", chips(now.order, (_, index) => index === step - 1, "data-walk")));
     }
     facts.replaceChildren(...rows);
-    caption.textContent = now.caption;
+    say(caption, now.caption);
     if (now.bad) caption.dataset.tone = "bad";
     else delete caption.dataset.tone;
   }

@@ -4,6 +4,7 @@
 // nudging the input, and "try a mistake" shows what adding along a path, multiplying across
 // paths, or keeping only the last path (= instead of +=) gives instead.
 
+import { say } from "../live";
 import { formatNumber, h, record, registerWidget, svg, uniqueId, type Params } from "./kit";
 import { choiceGroup } from "./shared/controls";
 import { arrowMarker } from "./shared/graph";
@@ -371,13 +372,13 @@ function mountPathsGraph(root: HTMLElement, params: Params): void {
       h("b", { "data-readout": "measured", "data-value": String(measured) }, formatNumber(measured)));
     const ok = Math.abs(total - measured) <= AGREE * Math.max(1, Math.abs(measured));
     verdict.dataset.tone = ok && mistake === "none" ? "good" : "warn";
-    verdict.textContent = !Number.isFinite(measured) ? "The graph is undefined here."
+    say(verdict, !Number.isFinite(measured) ? "The graph is undefined here."
       : ok ? (mistake === "none" ? `They agree: ${paths.length} paths, each a product of rates, added up.`
         : "They happen to agree at this value; move the slider and they part.")
         : mistake === "add-along" ? "Adding the rates along a path does not give its share: along a path, rates multiply."
           : mistake === "multiply-across" ? "Multiplying the shares of different paths is not what nudging measures: each path adds its own share."
             : mistake === "last-only" ? "Keeping only the last path loses the others' shares: with =, a value used twice keeps only its last share."
-              : "They differ.";
+              : "They differ.");
     const on = chosen === null ? null : new Set(paths[chosen].map(key));
     for (const [k, parts] of edgeViews) {
       for (const part of parts) {

@@ -5,6 +5,7 @@
 // (explore.compute, seeded like train0.py), so the names are the ones train0 prints; a toggle
 // swaps in "always take the likeliest token".
 
+import { say } from "../live";
 import { formatNumber, h, registerWidget, svg, uniqueId, type Params } from "./kit";
 import "./sample-steps.css";
 
@@ -230,18 +231,18 @@ function mountSampleSteps(root: HTMLElement, params: Params): void {
     drawStrip(row, draw);
 
     if (!draw) {
-      explain.textContent = `Every name starts at BOS, so the first draw uses row BOS: how names start. Press "Draw the next token".`;
+      say(explain, `Every name starts at BOS, so the first draw uses row BOS: how names start. Press "Draw the next token".`);
     } else {
       const to = data.labels[draw.to];
       const next = draw.to === bos ? "BOS: the name ends here" : `${quoted(to)}, added to the name`;
       if (draw.u === null) {
-        explain.textContent = `The tallest bar of row ${rowName} is ${quoted(to)} (p = ${formatProb(data.probs[row][draw.to])}), so the next token is ${next}.` +
-          (finished ? ` Always taking the likeliest token gives "${letters}", every time: all 20 names would be the same.` : "");
+        say(explain, `The tallest bar of row ${rowName} is ${quoted(to)} (p = ${formatProb(data.probs[row][draw.to])}), so the next token is ${next}.` +
+          (finished ? ` Always taking the likeliest token gives "${letters}", every time: all 20 names would be the same.` : ""));
       } else {
         const [a, b] = segment(row, draw.to);
-        explain.textContent = `u = ${formatNumber(draw.u, 4)} lands in the segment of ${quoted(to)}, from ${formatNumber(a, 4)} to ${formatNumber(b, 4)} ` +
+        say(explain, `u = ${formatNumber(draw.u, 4)} lands in the segment of ${quoted(to)}, from ${formatNumber(a, 4)} to ${formatNumber(b, 4)} ` +
           `(its width is its probability, ${formatProb(data.probs[row][draw.to])}), so the next token is ${next}.` +
-          (finished ? ` The name is "${letters}": ${letters.length} ${letters.length === 1 ? "letter" : "letters"}, ${total} draws.` : "");
+          (finished ? ` The name is "${letters}": ${letters.length} ${letters.length === 1 ? "letter" : "letters"}, ${total} draws.` : ""));
       }
     }
     explain.dataset.done = finished ? "true" : "false";

@@ -3,6 +3,7 @@
 // slope measured by nudging is drawn as the line through the two nudged points. "Try a mistake"
 // swaps in a classic slip, and the verdict says honestly whether the two numbers agree.
 
+import { say } from "../live";
 import { finiteOr, formatNumber, h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
 import { choiceGroup } from "./shared/controls";
 import { isOp, opRate, opValue, power, type Op } from "./shared/ops";
@@ -452,7 +453,7 @@ function mountSlopePlot(root: HTMLElement, params: Params): void {
     nudgeHow.textContent = `(f(x + h) − ${leftName}) / ${fraction} = (${precise(m.fRight)} − ${precise(m.fLeft)}) / ${precise(m.run)}`;
 
     const ok = defined(rule) && defined(m.slope) && agrees(rule, m.slope);
-    verdict.textContent = verdictText(curve, mistake, ok, { home, x, nudge, drift, fx, rule, slope: m.slope });
+    say(verdict, verdictText(curve, mistake, ok, { home, x, nudge, drift, fx, rule, slope: m.slope }));
     verdict.dataset.tone = ok && mistake === "none" ? "good" : "warn";
     again.hidden = mistake !== "no-restore";
     title.textContent = `${curve.label} from x = ${formatNumber(curve.range.min)} to ${formatNumber(curve.range.max)}: the tangent at x = ${formatNumber(home)} has slope ${formatNumber(rule)}; nudging by h = ${hText(nudge)} measures ${formatNumber(m.slope)}.`;

@@ -3,6 +3,7 @@
 // swaps in the same views computed with a classic mistake. Every number comes from the lesson's
 // own code (explore.compute); this file only draws them.
 
+import { say, sayWith } from "../live";
 import { formatNumber, h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
 import { mistakeToggle, stepControls } from "./shared/controls";
 import "./vector-bars.css";
@@ -161,7 +162,7 @@ function mountVectorBars(root: HTMLElement, params: Params): void {
 
   function render(index: number): void {
     const view = (mistaken ? mistakeViews : views)[index];
-    heading.replaceChildren(h("span", { class: "vb-heading-key" }, `${viewLabel}: `), h("strong", {}, view.label));
+    sayWith(heading, h("span", { class: "vb-heading-key" }, `${viewLabel}: `), h("strong", {}, view.label));
     rowsBox.replaceChildren();
     numbers.replaceChildren();
     view.rows.forEach((row, rowIndex) => {
@@ -181,7 +182,7 @@ function mountVectorBars(root: HTMLElement, params: Params): void {
           h("td", {}, labelOf(row, i)), h("td", { "data-value": String(value) }, show(value)))));
       numbers.append(table);
     });
-    caption.textContent = view.caption;
+    say(caption, view.caption);
     widget.dataset.mistake = String(mistaken);
   }
 
