@@ -1,9 +1,16 @@
 // Part 3, Build: the editor, Run / Check / Stop / Reset, streamed output and the checks list.
-import { setUpEarlierVersions } from "./earlier-versions";
-import { createEditor, type Editor } from "./editor";
+// Its pieces live beside it: build-editor.ts (the editor and the draft), build-output.ts (the
+// Output panel), build-checks.ts (the checks list and when a fix may show).
+import { checksList } from "./build-checks";
+import { setUpDraftEditor } from "./build-editor";
+import { outputPanel, type OutputPanel } from "./build-output";
+import type { DeviceNotes } from "./device-notes";
+import type { Editor } from "./editor";
 import { recordEvent } from "./events";
-import { MAX_DRAFT, type Progress } from "./progress";
-import { type CheckResult, type Python, StoppedError } from "./python";
+import { say as sayLive } from "./live";
+import type { Progress } from "./progress";
+import { type CheckResult, type Job, type Python, type RunResult, StoppedError } from "./python";
+import { setUsable } from "./usable";
 
 export interface ExerciseData {
   lesson: string; course: string; filename: string; starter: string; checksUrl: string;
@@ -12,10 +19,9 @@ export interface ExerciseData {
   solutionUrl: string; runtimeUrl: string;
 }
 
+type Action = "run" | "check";
+
 const CHECK_TIMEOUT_S = 10;
-const STATUS_WORDS: Record<string, string> = {
-  pass: "passed", fail: "failed", error: "error", "not-attempted": "not attempted", "not-run": "not run",
-};
 
 function $(root: ParentNode, selector: string): HTMLElement {
   const element = root.querySelector<HTMLElement>(selector);
@@ -23,161 +29,29 @@ function $(root: ParentNode, selector: string): HTMLElement {
   return element;
 }
 
-export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: Progress, python: Python): Editor {
-  const number = exercise.lesson;
-  const output = $(root, "[data-output]");
-  const checksList = $(root, "[data-checks]");
-  const summary = $(root, "[data-checks-summary]");
-  const buttons = {
+function buildParts(root: HTMLElement) {
+  return {
+    editor: $(root, "[data-editor]"),
+    output: $(root, "[data-output]"),
+    runStatus: $(root, "[data-run-status]"),
+    checks: $(root, "[data-checks]"),
+    summary: $(root, "[data-checks-summary]"),
+    busy: $(root, "[data-busy]"),
+    take: $(root, '[data-action="take-python"]') as HTMLButtonElement,
+    letItFinish: $(root, '[data-action="let-it-finish"]') as HTMLButtonElement,
     run: $(root, '[data-action="run"]') as HTMLButtonElement,
     check: $(root, '[data-action="check"]') as HTMLButtonElement,
     stop: $(root, '[data-action="stop"]') as HTMLButtonElement,
     reset: $(root, '[data-action="reset"]') as HTMLButtonElement,
   };
+}
+type BuildParts = ReturnType<typeof buildParts>;
 
-  let saveTimer: number | undefined;
-  let unsaved: (() => void) | null = null;
-  // A reload right after typing must not lose the last keystrokes: save them as the page goes.
-  window.addEventListener("pagehide", () => { window.clearTimeout(saveTimer); unsaved?.(); });
-  const holder = $(root, "[data-editor]");
-  holder.replaceChildren();
-  // Said next to the editor when a change would make the code longer than a draft can be.
-  const tooLong = document.createElement("p");
-  tooLong.className = "editor-note";
-  tooLong.setAttribute("role", "alert");
-  tooLong.dataset.editorNote = "";
-  tooLong.hidden = true;
-  holder.after(tooLong);
-  const editor = createEditor(holder, {
-    text: progress.adoptDraft(number) ?? exercise.starter,
-    label: `${exercise.filename}, your code`,
-    maxLength: MAX_DRAFT,
-    onTooLong: (length) => {
-      tooLong.textContent = `That change was not made: it would make your code ${length.toLocaleString("en")} ` +
-        `characters long, and the editor holds at most ${MAX_DRAFT.toLocaleString("en")} (a lesson's code is a few ` +
-        "thousand). Your code is as it was.";
-      tooLong.hidden = false;
-    },
-    onChange: (text) => {
-      tooLong.hidden = true;
-      window.clearTimeout(saveTimer);
-      unsaved = () => {
-        unsaved = null;
-        if (progress.lesson(number).status === "not-started" && text !== exercise.starter) {
-          recordEvent(exercise.course, number, { kind: "start" });
-        }
-        progress.update(number, (lesson) => {
-          lesson.draft = text;
-          if (lesson.status === "not-started" && text !== exercise.starter) lesson.status = "in-progress";
-        });
-      };
-      saveTimer = window.setTimeout(() => unsaved?.(), 250);
-    },
-    onRun: () => void run(),
-  });
-
-  // A newer draft that arrives while the page is open (another device, through the sync) is
-  // shown if the learner has not typed since the editor's text was loaded; otherwise their next
-  // save makes it an earlier version they can restore.
-  progress.onChange(() => {
-    const adopted = progress.adoptedDraft(number);
-    const current = progress.lesson(number);
-    if (current.draft === undefined || unsaved || (adopted && editor.text() !== adopted.draft)) return;
-    if (adopted && adopted.device === current.draftDevice && adopted.at === current.draftAt) return;
-    if (!adopted && editor.text() !== exercise.starter) return;
-    if (editor.text() !== current.draft) editor.setText(current.draft);
-    progress.adoptDraft(number);
-  });
-  setUpEarlierVersions(tooLong, number, progress, editor);
-
-  function busy(on: boolean): void {
-    buttons.run.disabled = on;
-    buttons.check.disabled = on;
-    buttons.stop.disabled = !on;
-  }
-
-  function write(text: string, stream: "stdout" | "stderr" | "note"): void {
-    const span = document.createElement("span");
-    span.className = stream;
-    // A line number in a traceback becomes a link that puts the editor's cursor on that line.
-    const pattern = new RegExp(`File "${exercise.filename.replace(/\./g, "\\.")}", line (\\d+)`, "g");
-    let last = 0;
-    for (const match of text.matchAll(pattern)) {
-      span.append(text.slice(last, match.index));
-      const link = document.createElement("button");
-      link.type = "button";
-      link.className = "line-link";
-      link.textContent = match[0];
-      const line = Number(match[1]);
-      link.addEventListener("click", () => editor.goToLine(line));
-      span.append(link);
-      last = (match.index ?? 0) + match[0].length;
-    }
-    span.append(text.slice(last));
-    output.append(span);
-    output.scrollTop = output.scrollHeight;
-  }
-
-  async function run(): Promise<void> {
-    if (python.busy) return;
-    output.replaceChildren();
-    busy(true);
-    try {
-      const result = await python.run(editor.text(), exercise.filename, write);
-      if (result.status === "ok" && !output.textContent) write("(your code ran and printed nothing)\n", "note");
-      if (result.status === "error" && result.line) editor.goToLine(result.line);
-    } catch (error) {
-      write(`${(error as Error).message}\n`, error instanceof StoppedError ? "note" : "stderr");
-    } finally {
-      busy(false);
-    }
-  }
-
-  function showChecks(result: CheckResult): void {
-    checksList.replaceChildren();
-    let opened = false;
-    for (const item of result.checks) {
-      const li = document.createElement("li");
-      li.className = "check";
-      li.dataset.checkStatus = item.status;
-      const details = document.createElement("details");
-      const title = document.createElement("summary");
-      const badge = document.createElement("span");
-      badge.className = "check-status";
-      badge.textContent = STATUS_WORDS[item.status] ?? item.status;
-      title.append(badge, ` ${item.name}`);
-      const message = document.createElement("p");
-      message.className = "check-message";
-      message.textContent = item.message || (item.status === "pass" ? "Passed." : "");
-      details.append(title, message);
-      if (!opened && item.status !== "pass") { details.open = true; opened = true; }
-      li.append(details);
-      checksList.append(li);
-    }
-    const passed = result.checks.filter((c) => c.status === "pass").length;
-    summary.textContent = result.status === "pass"
-      ? `All ${passed} checks pass. These lines are yours now.`
-      : result.status === "not-attempted"
-        ? "Not attempted yet: this is still the starter. Fill in the TODOs first."
-        : `${passed} / ${result.checks.length} checks pass.`;
-    summary.dataset.status = result.status;
-    if (result.stdout) write(result.stdout, "stdout");
-    // Code checked within the moment before its draft is saved still started the lesson.
-    if (progress.lesson(number).status === "not-started" && result.status !== "not-attempted") {
-      recordEvent(exercise.course, number, { kind: "start" });
-    }
-    recordEvent(exercise.course, number, { kind: "check", status: result.status, checks: result.checks });
-    progress.update(number, (lesson) => {
-      lesson.checks = { passed, total: result.checks.length };
-      if (result.status === "pass") lesson.status = "done";
-      else if (lesson.status === "not-started" && result.status !== "not-attempted") lesson.status = "in-progress";
-    });
-  }
-
-  // The lesson's checks.py, fetched once, as Python starts (a failed fetch is tried again on Check).
+/** The lesson's checks.py, fetched once, as Python starts (a failed fetch is tried again on Check). */
+function checksSource(url: string): () => Promise<string> {
   let checks: Promise<string> | null = null;
-  function checksSource(): Promise<string> {
-    checks ??= fetch(exercise.checksUrl).then(async (response) => {
+  const load = (): Promise<string> => {
+    checks ??= fetch(url).then(async (response) => {
       if (!response.ok) throw new Error(`the server answered ${response.status}`);
       return response.text();
     }).catch((error: Error) => {
@@ -185,36 +59,190 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
       throw new Error(`The lesson's checks could not be loaded (${error.message}). Check your connection, then press Check again.`);
     });
     return checks;
-  }
-  void checksSource().catch(() => undefined);
+  };
+  void load().catch(() => undefined);
+  return load;
+}
 
-  async function check(): Promise<void> {
-    if (python.busy) return;
-    output.replaceChildren();
-    summary.textContent = "Checking…";
-    busy(true);
+/** A check's literal fix shows once the learner has struggled with it, or asked for every hint. */
+function fixShown(exercise: ExerciseData, progress: Progress, notes: DeviceNotes): (check: string) => boolean {
+  return (check) => notes.failedEveryRecentRun(exercise.lesson, check)
+    || (exercise.hints.length > 0 && progress.lesson(exercise.lesson).hintsShown >= exercise.hints.length);
+}
+
+/** How a run ended, in one line for the status beside the toolbar (the Output panel has the rest). */
+function runEnding(result: RunResult, output: OutputPanel, lastError: string): string {
+  if (result.status === "stopped") return "Stopped.";
+  if (result.status === "error") {
+    return `Your code stopped with an error${result.line ? ` on line ${result.line}` : ""}${lastError ? `: ${lastError}` : ""}.`;
+  }
+  const lines = output.lines();
+  return lines ? `Ran: ${lines} line${lines === 1 ? "" : "s"} printed, in the Output panel.` : "Ran, and printed nothing.";
+}
+
+/** The last line of a traceback ("NameError: name 'x' is not defined"). */
+function lastLine(text: string): string {
+  return text.trim().split("\n").pop()?.trim() ?? "";
+}
+
+/** Record a checked run: the progress, this device's notes, and the event for teachers. */
+function recordCheckedRun(exercise: ExerciseData, progress: Progress, notes: DeviceNotes, result: CheckResult): void {
+  const number = exercise.lesson;
+  const passed = result.checks.filter((c) => c.status === "pass").length;
+  notes.addRun(number, Object.fromEntries(result.checks.map((c) => [c.name, c.status])));
+  // Code checked within the moment before its draft is saved still started the lesson.
+  if (progress.lesson(number).status === "not-started" && result.status !== "not-attempted") {
+    recordEvent(exercise.course, number, { kind: "start" });
+  }
+  const checks = result.checks.map(({ name, status, message }) => ({ name, status, message }));
+  recordEvent(exercise.course, number, { kind: "check", status: result.status, checks });
+  progress.update(number, (lesson) => {
+    lesson.checks = { passed, total: result.checks.length };
+    if (result.status === "pass") lesson.status = "done";
+    else if (lesson.status === "not-started" && result.status !== "not-attempted") lesson.status = "in-progress";
+  });
+}
+
+const GAP_MS = 100; // a widget's next job (the training's second script) starts within this
+
+/** Resolves when Python is free or busy with Build's own work: a widget may run several jobs in
+ *  a row (1.1 trains train0.py, then microgpt.py), so a short gap after one ends is waited out.
+ *  `stop`: interrupt each such job rather than wait for it. */
+async function otherWorkEnds(python: Python, stop = false): Promise<void> {
+  while (python.busy && !python.busyWith?.build) {
+    if (stop) python.stop("user");
+    await python.whenIdle();
+    await new Promise((resolve) => window.setTimeout(resolve, GAP_MS));
+  }
+}
+
+/** Run, Check and Stop, and what they say when Python is busy with something else. */
+function buildActions(parts: BuildParts, exercise: ExerciseData, progress: Progress, notes: DeviceNotes,
+                      python: Python, editor: Editor, output: OutputPanel) {
+  const checks = checksList(parts.checks, parts.summary, fixShown(exercise, progress, notes));
+  progress.onChange(checks.refreshFixes); // the last hint opened shows the fixes held back
+  const loadChecks = checksSource(exercise.checksUrl);
+  let waiting = 0; // which busy notice is on screen (0: none)
+
+  const say = (text: string): void => sayLive(parts.runStatus, text);
+
+  function running(on: boolean): void {
+    setUsable(parts.run, !on);
+    setUsable(parts.check, !on);
+    setUsable(parts.stop, on);
+  }
+
+  function hideBusy(): void {
+    waiting = 0;
+    parts.busy.hidden = true;
+  }
+
+  /** Python is busy: say with what, and offer to stop it when it is not the learner's own code. */
+  function tellBusy(action: Action, job: Job | null): void {
+    if (!job || job.build) {
+      say(`Python is still busy with ${job?.what ?? "your last run"}: wait for it, or press Stop.`);
+      return;
+    }
+    say(`Python is busy with ${job.what} ${job.where}, so your code has not ${action === "run" ? "run" : "been checked"} yet.`);
+    parts.take.textContent = `Stop ${job.what} and ${action} my code`;
+    parts.take.dataset.then = action;
+    parts.busy.hidden = false;
+    const notice = ++waiting;
+    void otherWorkEnds(python).then(() => {
+      if (waiting !== notice) return;
+      hideBusy();
+      say(`Python is free again: press ${action === "run" ? "Run" : "Check"}.`);
+    });
+  }
+
+  async function run(): Promise<void> {
+    if (python.busy) { tellBusy("run", python.busyWith); return; }
+    hideBusy();
+    output.clear();
+    running(true);
+    say("Running…");
+    let lastError = "";
     try {
-      const source = editor.text();
-      showChecks(await python.check({
-        lesson: number, source, checks: await checksSource(), starter: exercise.starter,
-        filename: exercise.filename, timeout: CHECK_TIMEOUT_S,
-      }));
+      const result = await python.run(editor.text(), exercise.filename, (text, stream) => {
+        if (stream === "stderr" && lastLine(text)) lastError = lastLine(text);
+        output.write(text, stream);
+      });
+      if (result.status === "ok" && output.empty()) output.write("(your code ran and printed nothing)\n", "note");
+      say(runEnding(result, output, lastError));
+      if (result.status === "error" && result.line) editor.goToLine(result.line);
     } catch (error) {
-      summary.textContent = (error as Error).message;
-      summary.dataset.status = "error";
+      output.write(`${(error as Error).message}\n`, error instanceof StoppedError ? "note" : "stderr");
+      say((error as Error).message);
     } finally {
-      busy(false);
+      running(false);
     }
   }
 
-  buttons.run.addEventListener("click", () => void run());
-  buttons.check.addEventListener("click", () => void check());
-  buttons.stop.addEventListener("click", () => python.stop("user"));
-  buttons.reset.addEventListener("click", () => {
-    if (editor.text() === exercise.starter) return;
-    if (!window.confirm("Replace your code with the starter? Your current code will be lost.")) return;
-    editor.setText(exercise.starter);
-    editor.focus();
-  });
+  async function check(): Promise<void> {
+    if (python.busy) { tellBusy("check", python.busyWith); return; }
+    hideBusy();
+    output.clear();
+    say("");
+    parts.summary.textContent = "Checking…";
+    running(true);
+    try {
+      const result = await python.check({
+        lesson: exercise.lesson, source: editor.text(), checks: await loadChecks(), starter: exercise.starter,
+        filename: exercise.filename, timeout: CHECK_TIMEOUT_S,
+      });
+      recordCheckedRun(exercise, progress, notes, result); // first: the fixes depend on this run
+      checks.show(result);
+      if (result.stdout) output.write(result.stdout, "stdout");
+      if (result.traceback) output.write(result.traceback.endsWith("\n") ? result.traceback : `${result.traceback}\n`, "stderr");
+    } catch (error) {
+      parts.summary.textContent = (error as Error).message;
+      parts.summary.dataset.status = "error";
+    } finally {
+      running(false);
+    }
+  }
+
+  /** "Stop the training and run my code": the focus goes to Run (or Check), never to <body>. */
+  async function takePython(): Promise<void> {
+    const then = parts.take.dataset.then === "check" ? "check" : "run";
+    const job = python.busyWith;
+    hideBusy();
+    (then === "run" ? parts.run : parts.check).focus();
+    if (job) say(`Stopping ${job.what}…`);
+    await otherWorkEnds(python, true);
+    await (then === "run" ? run() : check());
+  }
+
+  return {
+    run, check, takePython,
+    letItFinish(): void {
+      const then = parts.take.dataset.then === "check" ? parts.check : parts.run;
+      hideBusy();
+      then.focus();
+    },
+  };
+}
+
+function confirmReset(editor: Editor, starter: string): void {
+  if (editor.text() === starter) return;
+  if (!window.confirm("Replace your code with the starter? Your current code will be lost.")) return;
+  editor.setText(starter);
+  editor.focus();
+}
+
+export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: Progress, python: Python,
+                           notes: DeviceNotes): Editor {
+  const parts = buildParts(root);
+  let actions: ReturnType<typeof buildActions> | null = null;
+  const editor = setUpDraftEditor(parts.editor, exercise, progress, () => void actions?.run());
+  actions = buildActions(parts, exercise, progress, notes, python, editor, outputPanel(parts.output, exercise.filename, editor));
+  const { run, check, takePython, letItFinish } = actions;
+  setUsable(parts.stop, false);
+  parts.run.addEventListener("click", () => void run());
+  parts.check.addEventListener("click", () => void check());
+  parts.stop.addEventListener("click", () => python.stop("user"));
+  parts.reset.addEventListener("click", () => confirmReset(editor, exercise.starter));
+  parts.take.addEventListener("click", () => void takePython());
+  parts.letItFinish.addEventListener("click", letItFinish);
   return editor;
 }

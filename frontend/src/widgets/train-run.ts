@@ -2,6 +2,7 @@
 // page's own Python, on the names data, with a live loss chart, the speed, and the names it
 // invents at the end. Optionally a second script runs first, and its losses are drawn beside.
 
+import { say } from "../live";
 import { formatNumber, h, pythonOfThePage, registerWidget, svg, uniqueId, type Params } from "./kit";
 import { StoppedError } from "../python";
 import "./train-run.css";
@@ -176,7 +177,7 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
         ? `${label}: step ${done} / ${total} · ${formatNumber(rate, 1)} steps/s · about ${Math.ceil((total - done) / Math.max(rate, 1e-3))} s left`
         : `${label}: ${total} steps in ${formatNumber(seconds, 1)} s · sampling names…`;
       redraw(total);
-    });
+    }, { what: "the training", where: "in Explore" });
     if (result.status === "stopped") throw new StoppedError("stopped");
     if (result.status === "error") {
       throw new Error(`${name} stopped with an error: ${errors.trim().split("\n").slice(-1)[0] ?? ""}`);
@@ -195,7 +196,7 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
     train.disabled = true;
     select.disabled = true;
     stop.disabled = false;
-    announce.textContent = `Training ${script} for ${total} steps.`;
+    say(announce, `Training ${script} for ${total} steps.`);
     chart.draw(drawn, total);
     try {
       if (reference) await runScript(compare, compareUrl, total, reference, `${compare} (for reference)`);
@@ -210,13 +211,13 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
       namesTitle.hidden = main.samples.length === 0;
       status.textContent = `Done: ${total} steps of ${script}.`;
       title.textContent = `Loss of ${script} over ${total} steps. ${summary.textContent}`;
-      announce.textContent = `Training finished. ${summary.textContent} ${main.samples.length} names invented.`;
+      say(announce, `Training finished. ${summary.textContent} ${main.samples.length} names invented.`);
     } catch (error) {
       const stopped = error instanceof StoppedError;
       status.textContent = stopped
         ? `Stopped at step ${drawn[drawn.length - 1].losses.length} of ${total}.`
         : (error as Error).message;
-      announce.textContent = status.textContent;
+      say(announce, status.textContent);
     } finally {
       train.disabled = false;
       select.disabled = false;
