@@ -163,7 +163,8 @@ function mountLadder(params: Params): HTMLElement | null {
   if (!max) return null;
   const start = typeof ladder.start === "number" ? Math.max(1, Math.min(max, Math.round(ladder.start))) : Math.min(10, max);
   const sliderId = uniqueId("gw-ladder");
-  const slider = h("input", { type: "range", id: sliderId, min: 1, max, step: 1, value: start });
+  // A fixed name (not the label, which shows the value too); the value is said by aria-valuetext.
+  const slider = h("input", { type: "range", id: sliderId, min: 1, max, step: 1, value: start, "aria-label": "Steps of the ladder" });
   const depthOut = h("output", { for: sliderId, "data-ladder": "depth" });
   const values = h("td", { "data-ladder": "values" });
   const withSeen = h("td", { "data-ladder": "with" });

@@ -7,6 +7,7 @@
 // Part 2, the real sizes: pick a token; x is its row of the computed wte, and the widget works out
 // linear(x, mlp_fc1) (and ReLU) here, with the same additions in the same order as Python's sum.
 
+import { setUsable } from "../usable";
 import { say, sayWith } from "../live";
 import { formatNumber, h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
 import { mistakeToggle } from "./shared/controls";
@@ -129,8 +130,8 @@ function mountExample(root: HTMLElement, params: Params, withRelu: boolean): voi
     const total = events.length;
     steps = Math.min(steps, total);
     say(counter, `step ${steps} / ${total}`);
-    stepButton.disabled = steps >= total;
-    allButton.disabled = steps >= total;
+    setUsable(stepButton, steps < total);
+    setUsable(allButton, steps < total);
     sayWith(work, ...events.slice(0, steps));
 
     const rowsDone = Math.max(0, Math.min(recipes.length, steps - (reluFirst ? 1 : 0)));

@@ -310,7 +310,8 @@ function mountPathsGraph(root: HTMLElement, params: Params): void {
     sliderBox.replaceChildren();
     if (graph.slider) {
       const id = uniqueId("pg-x");
-      const slider = h("input", { type: "range", id, min: graph.slider.min, max: graph.slider.max, step: graph.slider.step, value: x });
+      // A fixed name (not the label, which shows the value too); the value is said by aria-valuetext.
+      const slider = h("input", { type: "range", id, min: graph.slider.min, max: graph.slider.max, step: graph.slider.step, value: x, "aria-label": graph.input });
       const out = h("output", { for: id, "data-readout": "x", class: "pg-mono" });
       slider.addEventListener("input", () => { x = Number(slider.value); update(); });
       sliderBox.append(h("label", { for: id }, `${graph.input} = `, out), slider);
@@ -330,6 +331,7 @@ function mountPathsGraph(root: HTMLElement, params: Params): void {
     for (const [name, view] of valueViews) view.textContent = formatNumber(known.get(name) ?? Number.NaN);
     const out = sliderBox.querySelector("output");
     if (out) { out.textContent = formatNumber(x); out.dataset.value = String(x); }
+    sliderBox.querySelector("input")?.setAttribute("aria-valuetext", formatNumber(x));
     const rates = new Map<string, number>();
     for (const [k, text] of rateViews) {
       const [from, to, index] = k.split(">");

@@ -4,6 +4,7 @@
 // (above about 709.78), and dividing by a total of 0.0 raises ZeroDivisionError: both are shown
 // as Python would print them. The mistake toggle divides by the sum of the logits instead.
 
+import { setUsable } from "../usable";
 import { say } from "../live";
 import { formatNumber, h, record, registerWidget, textOr, type Params } from "./kit";
 import { mistakeToggle } from "./shared/controls";
@@ -133,7 +134,8 @@ function mountSoftmax(root: HTMLElement, params: Params): void {
       inputs.push(input);
       const bar = h("span", { class: "sp-bar", "aria-hidden": "true" });
       const row = {
-        shifted: h("td", { class: "sp-wide" }), exp: h("td", {}), p: h("td", { "data-p": i }), bar,
+        // p and its bar share one cell: p is a span in it (a cell in a cell is not a table).
+        shifted: h("td", { class: "sp-wide" }), exp: h("td", {}), p: h("span", { "data-p": i }), bar,
         rawExp: h("td", {}), rawP: h("td", { "data-p-raw": i }),
       };
       cells.push(row);
@@ -141,8 +143,8 @@ function mountSoftmax(root: HTMLElement, params: Params): void {
         h("td", { class: "sp-p-cell" }, row.p, bar)));
       rawBody.append(h("tr", {}, h("th", { scope: "row" }, label(i)), row.rawExp, row.rawP));
     });
-    addButton.disabled = logits.length >= MAX_LOGITS;
-    removeButton.disabled = logits.length <= 1;
+    setUsable(addButton, logits.length < MAX_LOGITS);
+    setUsable(removeButton, logits.length > 1);
     update();
   }
 

@@ -1,0 +1,107 @@
+"""Check yourself in Chromium: choices in each learner's own order, numbers that teach when missed.
+
+The order test reads every choice question of the course (each module's review page holds its
+lessons' questions and its own) as two fresh learners, with fixed device ids so that it is the
+same every run; Python is not needed there, so its files are not even fetched.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.browser
+LEARNERS = ["b-aaaaaaaaaaaa", "b-k7qxm3pd2r9z"]  # two device ids, as progress.ts makes them
+
+
+def review_paths(course) -> list[str]:
+    return [f"/modules/{m.number}/review/" for m in course.modules if m.lessons]
+
+
+def choice_orders(page: Page) -> dict[str, list[int]]:
+    """Each choice question's radio values (the authored indexes) in the order shown."""
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('form[data-question]')]
+        .filter(form => form.querySelector('input[type=radio]'))
+        .map(form => [form.dataset.question,
+                      [...form.querySelectorAll('input[type=radio]')].map(i => Number(i.value))]))""")
+
+
+def correct_choices(page: Page) -> dict[str, int]:
+    data = json.loads(page.locator("#quiz-data").text_content())
+    return {q["id"]: next(i for i, c in enumerate(q["choices"]) if c["correct"])
+            for q in data if q["kind"] == "choice"}
+
+
+def test_each_learner_sees_the_choices_in_an_order_of_their_own(server, browser: Browser, course):
+    seen: dict[str, dict[str, list[int]]] = {}
+    correct: dict[str, int] = {}
+    for learner in LEARNERS:
+        context = browser.new_context()
+        context.add_init_script(f"localStorage.setItem('linebyline:device', '{learner}')")
+        context.route("**/pyodide/**", lambda route: route.abort())
+        page = context.new_page()
+        seen[learner] = {}
+        for path in review_paths(course):
+            page.goto(server.url + path)
+            orders = choice_orders(page)
+            correct.update(correct_choices(page))
+            page.reload()
+            assert choice_orders(page) == orders, f"{path}: the order changed on reload"
+            seen[learner].update(orders)
+        context.close()
+    assert len(correct) >= 80
+    for learner, orders in seen.items():
+        assert set(orders) == set(correct)
+        first = sum(orders[q][0] == right for q, right in correct.items())
+        assert first <= 0.4 * len(correct), f"{learner}: the right one is first in {first} of {len(correct)}"
+        assert all(sorted(order) == list(range(len(order))) for order in orders.values())
+    a, b = (seen[learner] for learner in LEARNERS)
+    assert sum(a[q] != b[q] for q in correct) >= len(correct) / 2, "two learners see much the same orders"
+
+
+def test_a_right_choice_says_right_once_and_is_kept_as_authored(server, page: Page):
+    page.goto(server.url + "/lessons/1.1-the-demo/")
+    question = json.loads(page.locator("#quiz-data").text_content())[0]
+    right = next(i for i, c in enumerate(question["choices"]) if c["correct"])
+    form = page.locator(f'form[data-question="{question["id"]}"]')
+    form.locator(f'input[value="{right}"]').check()
+    form.get_by_role("button", name="Check answer").click()
+    feedback = form.locator(".feedback")
+    expect(feedback.locator(".verdict")).to_have_text("Right.")
+    assert feedback.inner_text().count("Right") == 1, feedback.inner_text()
+    saved = page.evaluate(
+        "JSON.parse(localStorage.getItem('linebyline:progress:microgpt')).lessons['1.1'].quiz")
+    assert saved[question["id"]]["answer"] == str(right) and saved[question["id"]]["correct"] is True
+
+
+def test_a_missed_number_gets_a_nudge_then_the_worked_answer(server, page: Page):
+    page.goto(server.url + "/lessons/1.1-the-demo/")
+    question = next(q for q in json.loads(page.locator("#quiz-data").text_content())
+                    if q["kind"] == "predict" and q["answer"] > 10)
+    answer = question["answer"]
+    form = page.locator(f'form[data-question="{question["id"]}"]')
+    field = form.get_by_label("Your number")
+    feedback = form.locator(".feedback")
+
+    def answer_with(text: str) -> str:
+        field.fill(text)
+        form.get_by_role("button", name="Check answer").click()
+        return feedback.inner_text()
+
+    # Each miss is told how it is off, in its own words; the worked answer waits for a second one.
+    ten_times = answer_with(f"{answer * 10:g}")
+    assert "Not quite." in ten_times and "factor of 10" in ten_times, ten_times
+    assert "Miss once more and the worked answer is shown." in ten_times
+    assert f"{answer:g}" not in ten_times.replace(f"{answer * 10:g}", "")
+    negative = answer_with(f"−{answer:g}")
+    assert "sign" in negative and negative != ten_times, negative
+    worked = form.locator("[data-worked]")
+    expect(worked).to_contain_text(f"The answer: {answer:g}.")
+    # The misses are kept on this device: the worked answer is still there after a reload.
+    page.reload()
+    expect(worked).to_contain_text(f"The answer: {answer:g}.")
+    # Right at last: one "Right.", the explanation, no worked answer.
+    right = answer_with(f"{answer:g}")
+    assert right.startswith("Right.") and right.count("Right") == 1, right
+    expect(worked).to_have_count(0)
