@@ -47,13 +47,16 @@ function buildParts(root: HTMLElement) {
 }
 type BuildParts = ReturnType<typeof buildParts>;
 
-/** The lesson's checks.py, fetched once, as Python starts (a failed fetch is tried again on Check). */
-function checksSource(url: string): () => Promise<string> {
-  let checks: Promise<string> | null = null;
-  const load = (): Promise<string> => {
+interface ChecksBundle { checks: string; reference: string }
+
+/** The lesson's checks.py and reference solution, fetched once, as Python starts (a failed fetch
+ *  is tried again on Check). */
+function checksSource(url: string): () => Promise<ChecksBundle> {
+  let checks: Promise<ChecksBundle> | null = null;
+  const load = (): Promise<ChecksBundle> => {
     checks ??= fetch(url).then(async (response) => {
       if (!response.ok) throw new Error(`the server answered ${response.status}`);
-      return response.text();
+      return (await response.json()) as ChecksBundle;
     }).catch((error: Error) => {
       checks = null;
       throw new Error(`The lesson's checks could not be loaded (${error.message}). Check your connection, then press Check again.`);
@@ -186,8 +189,10 @@ function buildActions(parts: BuildParts, exercise: ExerciseData, progress: Progr
     parts.summary.textContent = "Checking…";
     running(true);
     try {
+      const source = editor.text();
+      const { checks: checksPy, reference } = await loadChecks();
       const result = await python.check({
-        lesson: exercise.lesson, source: editor.text(), checks: await loadChecks(), starter: exercise.starter,
+        lesson: exercise.lesson, source, checks: checksPy, reference, starter: exercise.starter,
         filename: exercise.filename, timeout: CHECK_TIMEOUT_S,
       });
       recordCheckedRun(exercise, progress, notes, result); // first: the fixes depend on this run

@@ -9,13 +9,13 @@
 export type PythonState = "loading" | "ready" | "busy" | "failed";
 
 export interface CheckJob {
-  lesson: string; source: string; checks: string; starter: string; filename: string; timeout: number;
+  lesson: string; source: string; checks: string; reference: string; starter: string; filename: string; timeout: number;
 }
-/** One check's outcome: `message` diagnoses; `fix`, when the check has one, is the literal line(s)
- *  to write, which the page holds back until the learner has struggled (build-checks.ts). */
-export interface CheckItem { name: string; status: string; message: string; fix?: string }
-/** `traceback`: the learner's own traceback of the first error a check met, if any. */
-export interface CheckResult { lesson: string; status: string; checks: CheckItem[]; stdout: string; traceback?: string }
+/** One check's outcome: `message` diagnoses; `fix` ("" when none) is the literal line(s) to write,
+ *  which the page holds back until the learner has struggled (build-checks.ts). */
+export interface CheckItem { name: string; status: string; message: string; fix: string }
+/** `traceback` is the learner's traceback of the first error ("" if none), for the Output panel. */
+export interface CheckResult { lesson: string; status: string; checks: CheckItem[]; stdout: string; traceback: string }
 export interface RunResult { status: "ok" | "error" | "stopped"; line: number | null }
 
 /** A job in words: "the training" (what), "in Explore" (where); `build` marks the Build part's own. */
