@@ -18,21 +18,30 @@ export interface ChecksList {
 export function checksList(list: HTMLElement, summary: HTMLElement, fixShown: (check: string) => boolean): ChecksList {
   let fixes: Array<{ check: string; element: HTMLElement }> = [];
 
+  /** "What to write:" and the fix: a literal line as code, or a sentence whose `backticked`
+   *  parts are code (as the checks write it); several lines as a block. */
   function fixElement(fix: string): HTMLElement {
     const box = document.createElement("div");
     box.className = "check-fix";
     box.dataset.checkFix = "";
     const label = document.createElement("p");
-    label.textContent = "What to write:";
-    const code = document.createElement("code");
-    code.textContent = fix;
-    if (fix.includes("\n")) {
+    const heading = document.createElement("strong");
+    heading.textContent = "What to write:";
+    label.append(heading, " ");
+    box.append(label);
+    const code = (text: string): HTMLElement => {
+      const element = document.createElement("code");
+      element.textContent = text;
+      return element;
+    };
+    if (fix.includes("\n") && !fix.includes("`")) {
       const pre = document.createElement("pre");
-      pre.append(code);
-      box.append(label, pre);
+      pre.append(code(fix));
+      box.append(pre);
+    } else if (fix.includes("`")) {
+      fix.split("`").forEach((part, index) => label.append(index % 2 ? code(part) : part));
     } else {
-      label.append(" ", code);
-      box.append(label);
+      label.append(code(fix));
     }
     return box;
   }

@@ -127,7 +127,10 @@ function buildActions(parts: BuildParts, exercise: ExerciseData, progress: Progr
   const loadChecks = checksSource(exercise.checksUrl);
   let waiting = 0; // which busy notice is on screen (0: none)
 
-  const say = (text: string): void => sayLive(parts.runStatus, text);
+  const say = (text: string, tone: "busy" | "" = ""): void => {
+    sayLive(parts.runStatus, text);
+    parts.runStatus.dataset.tone = tone;
+  };
 
   function running(on: boolean): void {
     setUsable(parts.run, !on);
@@ -143,10 +146,10 @@ function buildActions(parts: BuildParts, exercise: ExerciseData, progress: Progr
   /** Python is busy: say with what, and offer to stop it when it is not the learner's own code. */
   function tellBusy(action: Action, job: Job | null): void {
     if (!job || job.build) {
-      say(`Python is still busy with ${job?.what ?? "your last run"}: wait for it, or press Stop.`);
+      say(`Python is still busy with ${job?.what ?? "your last run"}: wait for it, or press Stop.`, "busy");
       return;
     }
-    say(`Python is busy with ${job.what} ${job.where}, so your code has not ${action === "run" ? "run" : "been checked"} yet.`);
+    say(`Python is busy with ${job.what} ${job.where}, so your code has not ${action === "run" ? "run" : "been checked"} yet.`, "busy");
     parts.take.textContent = `Stop ${job.what} and ${action} my code`;
     parts.take.dataset.then = action;
     parts.busy.hidden = false;

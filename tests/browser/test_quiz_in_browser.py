@@ -7,9 +7,12 @@ same every run; Python is not needed there, so its files are not even fetched.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+
+from .test_accounts_browser import new_username, sign_in, sign_up
 
 pytestmark = pytest.mark.browser
 LEARNERS = ["b-aaaaaaaaaaaa", "b-k7qxm3pd2r9z"]  # two device ids, as progress.ts makes them
@@ -60,6 +63,23 @@ def test_each_learner_sees_the_choices_in_an_order_of_their_own(server, browser:
     assert sum(a[q] != b[q] for q in correct) >= len(correct) / 2, "two learners see much the same orders"
 
 
+def test_a_signed_in_learner_sees_the_same_order_on_every_device(server, browser: Browser):
+    """Signed in, the order follows the account (the page's data-learner-seed), not the device."""
+    username = new_username()
+    orders = []
+    for index, device in enumerate(LEARNERS):
+        context = browser.new_context()
+        context.add_init_script(f"localStorage.setItem('linebyline:device', '{device}')")
+        context.route("**/pyodide/**", lambda route: route.abort())
+        page = context.new_page()
+        (sign_up if index == 0 else sign_in)(page, server, username)
+        page.goto(server.url + "/modules/3/review/")
+        expect(page.locator("body")).to_have_attribute("data-learner-seed", re.compile("."))
+        orders.append(choice_orders(page))
+        context.close()
+    assert orders[0] == orders[1]
+
+
 def test_a_right_choice_says_right_once_and_is_kept_as_authored(server, page: Page):
     page.goto(server.url + "/lessons/1.1-the-demo/")
     question = json.loads(page.locator("#quiz-data").text_content())[0]
@@ -80,6 +100,8 @@ def test_a_missed_number_gets_a_nudge_then_the_worked_answer(server, page: Page)
     question = next(q for q in json.loads(page.locator("#quiz-data").text_content())
                     if q["kind"] == "predict" and q["answer"] > 10)
     answer = question["answer"]
+    expected = [slip["answer"] for slip in question.get("wrong", [])]
+    assert answer * 10 not in expected and -answer not in expected  # misses the lesson did not foresee
     form = page.locator(f'form[data-question="{question["id"]}"]')
     field = form.get_by_label("Your number")
     feedback = form.locator(".feedback")
@@ -105,3 +127,23 @@ def test_a_missed_number_gets_a_nudge_then_the_worked_answer(server, page: Page)
     right = answer_with(f"{answer:g}")
     assert right.startswith("Right.") and right.count("Right") == 1, right
     expect(worked).to_have_count(0)
+
+
+def test_a_foreseen_wrong_number_gets_its_own_feedback(server, page: Page):
+    """7.5's predictions carry the wrong numbers learners reach, each explained (lesson.yaml)."""
+    page.goto(server.url + "/lessons/7.5-backward/")
+    question = next(q for q in json.loads(page.locator("#quiz-data").text_content())
+                    if q["kind"] == "predict" and len(q.get("wrong", [])) >= 2 and q.get("worked"))
+    form = page.locator(f'form[data-question="{question["id"]}"]')
+    feedback = form.locator(".feedback")
+    for slip in question["wrong"][:2]:
+        form.get_by_label("Your number").fill(f"{slip['answer']:g}")
+        form.get_by_role("button", name="Check answer").click()
+        expect(feedback.locator(".verdict")).to_have_text("Not quite.")
+        first_words = re.sub(r"<[^>]+>", "", slip["explain"]).split(".")[0]
+        expect(feedback).to_contain_text(first_words.replace("&#x27;", "'"))
+        expect(feedback.locator(".nudge")).to_have_count(0)
+    # Two misses: the lesson's worked answer, with the number.
+    worked = form.locator("[data-worked]")
+    expect(worked).to_contain_text(f"The answer: {question['answer']:g}.".replace("-", "−"))
+    expect(worked).to_contain_text(re.sub(r"<[^>]+>", "", question["worked"]).split(".")[0])

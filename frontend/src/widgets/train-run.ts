@@ -232,6 +232,9 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
     say(announce, `Training ${script} for ${total} steps.`);
     chart.draw(drawn, total);
     try {
+      // Both scripts first: then the second run follows the first at once, and Build, which
+      // waits a moment for a widget's next job, sees Python busy with the training throughout.
+      await Promise.all([source(scriptUrl), reference ? source(compareUrl) : null]);
       if (reference) await runScript(compare, compareUrl, total, reference, `${compare} (for reference)`);
       await runScript(script, scriptUrl, total, main, script);
       notes.textContent = main.notes.join(" · ");
