@@ -21,5 +21,7 @@ urlpatterns = [
     path("tokens/", views.create_token, name="create_token"),
     path("tokens/<int:pk>/revoke/", views.revoke_token, name="revoke_token"),
     path("data.json", views.my_data, name="data"),
+    path("set-aside/<int:pk>.json", views.set_aside_download, name="set_aside"),
+    path("set-aside/<int:pk>/delete/", views.set_aside_delete, name="set_aside_delete"),
     path("delete/", views.delete_account, name="delete"),
 ]

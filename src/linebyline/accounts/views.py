@@ -21,7 +21,7 @@ from ..teaching.export import learner_data
 from ..web.models import LessonFeedback
 from ..web.pages import current
 from .forms import ConfirmPasswordForm, ProfileForm, SignUpForm, TokenForm
-from .models import MAX_TOKENS, AccessToken, ProgressDocument
+from .models import MAX_TOKENS, AccessToken, ProgressDocument, SetAsideProgress
 
 
 def client_address(request: HttpRequest) -> str | None:
@@ -119,6 +119,7 @@ def account(request: HttpRequest, new_token: str = "", token_form: TokenForm | N
         "token_form": token_form or TokenForm(),
         "tokens": tokens, "new_token": new_token, "max_tokens": MAX_TOKENS,
         "server_url": request.build_absolute_uri("/").rstrip("/"),
+        "set_aside": request.user.progress_set_aside.all(),
     })
 
 
@@ -161,6 +162,36 @@ def _iso(moment) -> str | None:
     return moment.isoformat() if moment else None
 
 
+def _set_aside_document(part: SetAsideProgress) -> dict:
+    """A progress document (the course page imports it) that also says why it was set aside."""
+    return {"format": "linebyline-progress", "version": 2, "course": part.course,
+            "lessons": json.loads(part.lessons),
+            "setAside": {"reason": part.reason, "when": _iso(part.created)}}
+
+
+def _json_download(data: dict, filename: str) -> HttpResponse:
+    response = HttpResponse(json.dumps(data, indent=2, ensure_ascii=False),
+                            content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@never_cache
+@login_required
+def set_aside_download(request: HttpRequest, pk: int) -> HttpResponse:
+    part = get_object_or_404(SetAsideProgress, pk=pk, user=request.user)
+    return _json_download(_set_aside_document(part),
+                          f"linebyline-set-aside-{part.course}-{part.pk}.json")
+
+
+@require_POST
+@login_required
+def set_aside_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    get_object_or_404(SetAsideProgress, pk=pk, user=request.user).delete()
+    messages.success(request, "The progress that was set aside is deleted.")
+    return redirect(reverse("accounts:account") + "#data")
+
+
 @never_cache
 @login_required
 def my_data(request: HttpRequest) -> HttpResponse:
@@ -174,6 +205,7 @@ def my_data(request: HttpRequest) -> HttpResponse:
         "progress": [{"format": "linebyline-progress", "version": 2, "course": doc.course,
                       "updated": _iso(doc.updated), "lessons": json.loads(doc.lessons)}
                      for doc in ProgressDocument.objects.filter(user=user).order_by("course")],
+        "progress_set_aside": [_set_aside_document(part) for part in user.progress_set_aside.all()],
         "feedback": [{"course": f.course, "lesson": f.lesson, "clear": f.clear,
                       "comment": f.comment, "created": _iso(f.created)}
                      for f in LessonFeedback.objects.filter(user=user).order_by("created")],
@@ -181,11 +213,7 @@ def my_data(request: HttpRequest) -> HttpResponse:
                              "last_used": _iso(t.last_used)} for t in user.access_tokens.all()],
         **learner_data(user),  # the classes joined, and what the lesson pages recorded
     }
-    response = HttpResponse(json.dumps(data, indent=2, ensure_ascii=False),
-                            content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = (
-        f'attachment; filename="linebyline-data-{user.pk}.json"')
-    return response
+    return _json_download(data, f"linebyline-data-{user.pk}.json")
 
 
 @never_cache
