@@ -164,20 +164,20 @@ async def load(request: Request, concurrency: int, seconds: float) -> dict[str, 
 
 
 def sign_in(server: Server) -> str:
-    """A learner's session cookie: an account made with `manage`, signed in through the admin's form."""
+    """A learner's session cookie: an account made with `manage`, signed in through the sign-in form."""
     password = secrets.token_urlsafe(16)
     subprocess.run([sys.executable, "-m", "linebyline", "manage", "createsuperuser", "--noinput",
                     "--username", "bench", "--email", "bench@example.org"], check=True, cwd=ROOT,
                    env={**server.env, "DJANGO_SUPERUSER_PASSWORD": password}, capture_output=True)
 
     async def go() -> str:
-        status, headers, _ = await fetch(Request("GET", "/admin/login/"))
+        status, headers, _ = await fetch(Request("GET", "/accounts/login/"))
         cookie = headers["set-cookie"].split(";")[0]
         token = cookie.split("=", 1)[1]
-        form = f"username=bench&password={password}&csrfmiddlewaretoken={token}&next=/admin/".encode()
-        status, headers, _ = await fetch(Request("POST", "/admin/login/", {
+        form = f"login=bench&password={password}&csrfmiddlewaretoken={token}".encode()
+        status, headers, _ = await fetch(Request("POST", "/accounts/login/", {
             "Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded",
-            "Referer": f"http://{HOST}:{PORT[0]}/admin/login/"}, form, 302))
+            "Referer": f"http://{HOST}:{PORT[0]}/accounts/login/"}, form, 302))
         assert status == 302, f"sign-in failed: {status}"
         session = re.search(r"sessionid=[^;]+", headers["set-cookie"])
         assert session, headers

@@ -273,9 +273,9 @@ def test_what_one_process_writes_the_other_reads(deployment, course):
                    capture_output=True, env={**deployment.env, "LINEBYLINE_PRODUCTION": "1",
                                              "DJANGO_SUPERUSER_PASSWORD": password})
     staff = deployment.straight_to(first)
-    staff.get("/admin/login/")
-    signed_in = staff.post_form("/admin/login/", {
-        "username": "staff", "password": password, "next": "/admin/",
+    staff.get("/accounts/login/")
+    signed_in = staff.post_form("/accounts/login/", {
+        "login": "staff", "password": password, "next": "/admin/",
         "csrfmiddlewaretoken": staff.cookies["csrftoken"]})
     assert signed_in.status == 302 and "sessionid" in staff.cookies
 
