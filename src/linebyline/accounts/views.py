@@ -121,7 +121,10 @@ def my_data(request: HttpRequest) -> HttpResponse:
     data = {
         "format": "linebyline-account-data", "exported": timezone.now().isoformat(),
         "account": {"username": user.get_username(), "name": user.first_name,
-                    "email": user.email, "joined": _iso(user.date_joined),
+                    "email": user.email,
+                    "email_addresses": [{"email": a.email, "confirmed": a.verified}
+                                        for a in EmailAddress.objects.filter(user=user)],
+                    "joined": _iso(user.date_joined),
                     "last_sign_in": _iso(user.last_login)},
         "progress": [{"format": "linebyline-progress", "version": 2, "course": doc.course,
                       "updated": _iso(doc.updated), "lessons": json.loads(doc.lessons)}
