@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import wait_for_python
+from .conftest import axe_violations, wait_for_python
 from .test_lesson_walk import LESSON, check_and_wait, replace_todo, type_at_end
 
 pytestmark = pytest.mark.browser
@@ -43,6 +43,9 @@ def test_the_fix_waits_for_three_failures_in_a_row(server, page: Page, course):
     expect(fix).to_have_text(re.compile(r"^What to write: "))
     expect(fix.locator("code")).to_have_text("child.grad += local_grad * node.grad")
     assert mistake.fix.replace("`", "") in fix.inner_text()
+    for scheme in ("light", "dark"):  # the checks with their fix shown pass axe
+        page.emulate_media(color_scheme=scheme)
+        assert axe_violations(page, "#build") == [], scheme
     # The count is this device's: a reload keeps it (and a fourth failure shows the fix too).
     page.reload()
     wait_for_python(page)

@@ -12,6 +12,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from .conftest import axe_violations
 from .test_accounts_browser import new_username, sign_in, sign_up
 
 pytestmark = pytest.mark.browser
@@ -78,6 +79,8 @@ def test_a_signed_in_learner_sees_the_same_order_on_every_device(server, browser
         orders.append(choice_orders(page))
         context.close()
     assert orders[0] == orders[1]
+    shuffled = sum(order != sorted(order) for order in orders[0].values())
+    assert shuffled >= len(orders[0]) / 2, f"only {shuffled} of {len(orders[0])} questions are shuffled"
 
 
 def test_a_right_choice_says_right_once_and_is_kept_as_authored(server, page: Page):
@@ -120,6 +123,9 @@ def test_a_missed_number_gets_a_nudge_then_the_worked_answer(server, page: Page)
     assert "sign" in negative and negative != ten_times, negative
     worked = form.locator("[data-worked]")
     expect(worked).to_contain_text(f"The answer: {answer:g}.")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert axe_violations(page, "#quiz") == [], scheme
     # The misses are kept on this device: the worked answer is still there after a reload.
     page.reload()
     expect(worked).to_contain_text(f"The answer: {answer:g}.")

@@ -15,7 +15,7 @@ from linebyline.course import default_course_path
 from linebyline.dataset import names_file
 from linebyline.scripts import parse_step, run_script
 
-from .conftest import wait_for_python
+from .conftest import axe_violations, wait_for_python
 
 pytestmark = pytest.mark.browser
 STEPS = 20
@@ -101,6 +101,9 @@ def test_check_while_the_explore_training_runs_says_so_and_can_take_over(server,
     take = page.get_by_role("button", name="Stop the training and check my code")
     expect(take).to_be_visible(timeout=1_000)
     expect(page.locator("[data-checks-summary]")).to_have_text("Not checked yet.")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert axe_violations(page, "#build") == [], scheme
 
     # Let it finish: the offer goes, the training goes on, the focus stays on Check.
     page.get_by_role("button", name="Let it finish").click()
