@@ -1,6 +1,8 @@
 // Part 3, Build: the editor, Run / Check / Stop / Reset, streamed output and the checks list.
 // Its pieces live beside it: build-editor.ts (the editor and the draft), build-output.ts (the
-// Output panel), build-checks.ts (the checks list and when a fix may show).
+// Output panel), build-checks.ts (the checks list and when a fix may show), build-busy.ts (what
+// Run and Check say when the page's Python is busy with something else).
+import { busyNotice } from "./build-busy";
 import { checksList } from "./build-checks";
 import { setUpDraftEditor } from "./build-editor";
 import { outputPanel, type OutputPanel } from "./build-output";
@@ -9,7 +11,7 @@ import type { Editor } from "./editor";
 import { recordEvent } from "./events";
 import { say as sayLive } from "./live";
 import type { Progress } from "./progress";
-import { type CheckResult, type Job, type Python, type RunResult, StoppedError } from "./python";
+import { type CheckResult, type Python, type RunResult, StoppedError } from "./python";
 import { setUsable } from "./usable";
 
 export interface ExerciseData {
@@ -18,8 +20,6 @@ export interface ExerciseData {
   codealong: Array<{ title: string; caption: string; find: string; type: string }>;
   solutionUrl: string; runtimeUrl: string;
 }
-
-type Action = "run" | "check";
 
 const CHECK_TIMEOUT_S = 10;
 
@@ -106,31 +106,20 @@ function recordCheckedRun(exercise: ExerciseData, progress: Progress, notes: Dev
   });
 }
 
-const GAP_MS = 100; // a widget's next job (the training's second script) starts within this
-
-/** Resolves when Python is free or busy with Build's own work: a widget may run several jobs in
- *  a row (1.1 trains train0.py, then microgpt.py), so a short gap after one ends is waited out.
- *  `stop`: interrupt each such job rather than wait for it. */
-async function otherWorkEnds(python: Python, stop = false): Promise<void> {
-  while (python.busy && !python.busyWith?.build) {
-    if (stop) python.stop("user");
-    await python.whenIdle();
-    await new Promise((resolve) => window.setTimeout(resolve, GAP_MS));
-  }
-}
-
-/** Run, Check and Stop, and what they say when Python is busy with something else. */
+/** Run and Check, with what they say beside the toolbar and in the checks list. */
 function buildActions(parts: BuildParts, exercise: ExerciseData, progress: Progress, notes: DeviceNotes,
                       python: Python, editor: Editor, output: OutputPanel) {
   const checks = checksList(parts.checks, parts.summary, fixShown(exercise, progress, notes));
   progress.onChange(checks.refreshFixes); // the last hint opened shows the fixes held back
   const loadChecks = checksSource(exercise.checksUrl);
-  let waiting = 0; // which busy notice is on screen (0: none)
 
   const say = (text: string, tone: "busy" | "" = ""): void => {
     sayLive(parts.runStatus, text);
     parts.runStatus.dataset.tone = tone;
   };
+  const busy = busyNotice({
+    box: parts.busy, take: parts.take, letItFinish: parts.letItFinish, buttons: { run: parts.run, check: parts.check },
+  }, python, say, (action) => (action === "run" ? run() : check()));
 
   function running(on: boolean): void {
     setUsable(parts.run, !on);
@@ -138,32 +127,9 @@ function buildActions(parts: BuildParts, exercise: ExerciseData, progress: Progr
     setUsable(parts.stop, on);
   }
 
-  function hideBusy(): void {
-    waiting = 0;
-    parts.busy.hidden = true;
-  }
-
-  /** Python is busy: say with what, and offer to stop it when it is not the learner's own code. */
-  function tellBusy(action: Action, job: Job | null): void {
-    if (!job || job.build) {
-      say(`Python is still busy with ${job?.what ?? "your last run"}: wait for it, or press Stop.`, "busy");
-      return;
-    }
-    say(`Python is busy with ${job.what} ${job.where}, so your code has not ${action === "run" ? "run" : "been checked"} yet.`, "busy");
-    parts.take.textContent = `Stop ${job.what} and ${action} my code`;
-    parts.take.dataset.then = action;
-    parts.busy.hidden = false;
-    const notice = ++waiting;
-    void otherWorkEnds(python).then(() => {
-      if (waiting !== notice) return;
-      hideBusy();
-      say(`Python is free again: press ${action === "run" ? "Run" : "Check"}.`);
-    });
-  }
-
   async function run(): Promise<void> {
-    if (python.busy) { tellBusy("run", python.busyWith); return; }
-    hideBusy();
+    if (python.busy) { busy.tell("run", python.busyWith); return; }
+    busy.hide();
     output.clear();
     running(true);
     say("Running…");
@@ -185,8 +151,8 @@ function buildActions(parts: BuildParts, exercise: ExerciseData, progress: Progr
   }
 
   async function check(): Promise<void> {
-    if (python.busy) { tellBusy("check", python.busyWith); return; }
-    hideBusy();
+    if (python.busy) { busy.tell("check", python.busyWith); return; }
+    busy.hide();
     output.clear();
     say("");
     parts.summary.textContent = "Checking…";
@@ -210,25 +176,7 @@ function buildActions(parts: BuildParts, exercise: ExerciseData, progress: Progr
     }
   }
 
-  /** "Stop the training and run my code": the focus goes to Run (or Check), never to <body>. */
-  async function takePython(): Promise<void> {
-    const then = parts.take.dataset.then === "check" ? "check" : "run";
-    const job = python.busyWith;
-    hideBusy();
-    (then === "run" ? parts.run : parts.check).focus();
-    if (job) say(`Stopping ${job.what}…`);
-    await otherWorkEnds(python, true);
-    await (then === "run" ? run() : check());
-  }
-
-  return {
-    run, check, takePython,
-    letItFinish(): void {
-      const then = parts.take.dataset.then === "check" ? parts.check : parts.run;
-      hideBusy();
-      then.focus();
-    },
-  };
+  return { run, check };
 }
 
 function confirmReset(editor: Editor, starter: string): void {
@@ -244,13 +192,11 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
   let actions: ReturnType<typeof buildActions> | null = null;
   const editor = setUpDraftEditor(parts.editor, exercise, progress, () => void actions?.run());
   actions = buildActions(parts, exercise, progress, notes, python, editor, outputPanel(parts.output, exercise.filename, editor));
-  const { run, check, takePython, letItFinish } = actions;
+  const { run, check } = actions;
   setUsable(parts.stop, false);
   parts.run.addEventListener("click", () => void run());
   parts.check.addEventListener("click", () => void check());
   parts.stop.addEventListener("click", () => python.stop("user"));
   parts.reset.addEventListener("click", () => confirmReset(editor, exercise.starter));
-  parts.take.addEventListener("click", () => void takePython());
-  parts.letItFinish.addEventListener("click", letItFinish);
   return editor;
 }
