@@ -1,12 +1,21 @@
-"""The child process of linebyline.sandbox: limits itself, runs the checks, reports to its parent.
+"""The process that runs a learner's file and a lesson's checks, inside the sandbox.
 
-It reads one JSON job on stdin. It reports on a pipe its parent opened for it: the pipe's number
-and a random token come in the job (never in sys.argv), and every report line starts with the
-token, so nothing the learner's code writes anywhere can pass for a report. A line per step
-("code", "check", "checked") tells the parent how far the run got if it ends abruptly.
+    python -I -B -X utf8 .../linebyline/sandbox/worker.py
 
-The learner's code could reach this module (it is __main__), so everything main() uses once the
+It reads one JSON job on stdin, limits itself, runs the checks and reports to the CLI on a pipe
+the CLI opened for it: the pipe's number and a random token come in the job (never in sys.argv),
+and every report line starts with the token, so nothing the learner's code prints or writes to
+another file can pass for a report. A line per step ("code", "check", "checked") tells the CLI
+how far the run got if it ends abruptly; the CLI accepts a result only when it agrees with them.
+
+Only the check runtime may report. The learner's code could reach main() and its report function
+(walking the stack with sys._getframe, or through the garbage collector), so report() looks at
+who called it: a call from any code but the runtime's and main()'s own is not sent, and a
+"forged" line is sent instead, so the CLI refuses the run. Everything main() uses once the
 learner's code has started is taken before, as default arguments.
+
+Run as a script, not with -m: it finds its package from its own path, so neither site-packages
+nor PYTHONPATH (which -I ignores) decides which linebyline it runs.
 """
 from __future__ import annotations
 
@@ -17,11 +26,16 @@ import os
 import resource
 import signal
 import sys
+import types
 from typing import Any
 
-from .runtime import seal  # the runtime's first import here: it takes its copies now
+if __name__ == "__main__":  # the folder that holds the linebyline package
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+        __file__)))))
 
-REPORT_LOST = 4  # the exit code when the learner's code closed or replaced the report pipe
+from linebyline.runtime import seal  # noqa: E402 - the runtime's first import: it takes its copies now
+from linebyline.sandbox._shared import FAILED, REPORT_LOST, tasks_of  # noqa: E402
+
 # Standard-library modules whose import does something (opens a browser, prints, needs a display).
 NOT_BEFOREHAND = {"__hello__", "__phello__", "antigravity", "idlelib", "this", "tkinter", "turtle",
                   "turtledemo"}
@@ -54,23 +68,6 @@ def _import_beforehand(source: str) -> None:
                     pass
 
 
-def _tasks_of(uid: int) -> int | None:
-    """How many processes and threads the user has now (the process-count limit counts both)."""
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return None  # no /proc (macOS): the limit cannot be set relative to what runs already
-    count = 0
-    for entry in entries:
-        if entry.isdigit():
-            try:
-                if os.stat(f"/proc/{entry}").st_uid == uid:
-                    count += len(os.listdir(f"/proc/{entry}/task"))
-            except OSError:
-                continue  # ended meanwhile
-    return count
-
-
 def _limit_myself(job: dict[str, Any]) -> None:
     memory = job["memory_mb"] * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
@@ -86,26 +83,60 @@ def _limit_myself(job: dict[str, Any]) -> None:
         os.setgroups([])
         os.setgid(gid)
         os.setuid(uid)
-    running = _tasks_of(os.getuid())
+    running = tasks_of(os.getuid())
     if running is not None:
-        allowed = running + job["processes"]
+        # In a PID namespace, /proc shows the namespace's processes only: the CLI counted those
+        # the kernel also counts outside it (run as root: `nobody`'s, everywhere).
+        allowed = running + job.get("tasks_elsewhere", 0) + job["processes"]
         resource.setrlimit(resource.RLIMIT_NPROC, (allowed, allowed))
     quiet = os.open(os.devnull, os.O_RDONLY)  # input() gets an end of file, never a hang
     os.dup2(quiet, 0)
     os.close(quiet)
 
 
-def main(evaluate=seal.evaluate, to_json=seal.to_json, StopRun=seal.StopRun, write=os.write,
-         leave=os._exit, getpid=os.getpid, setitimer=signal.setitimer,
-         ITIMER_REAL=signal.ITIMER_REAL, BaseException=BaseException, OSError=OSError,
-         len=len, type=type, str=str) -> None:
-    job = json.loads(sys.stdin.read())
-    channel, token = job["channel"], job["token"].encode("ascii") + b" "
-    me = getpid()
+def runtime_code(package: types.ModuleType) -> frozenset[types.CodeType]:
+    """Every code object of a private instance of the runtime: its functions, methods and what
+    they define inside. The same code objects serve every instance (seal.py compiles once)."""
+    found: set[types.CodeType] = set()
 
-    def report(event: str, data: Any) -> bool:
-        if getpid() != me:
-            return False  # a process the learner's code forked: it does not speak for the run
+    def add(code: types.CodeType) -> None:
+        if code not in found:
+            found.add(code)
+            for constant in code.co_consts:
+                if isinstance(constant, types.CodeType):
+                    add(constant)
+
+    modules = [package] + [value for value in vars(package).values()
+                           if isinstance(value, types.ModuleType)
+                           and value.__name__.startswith(package.__name__ + ".")]
+    for module in modules:
+        for value in vars(module).values():
+            members = vars(value).values() if isinstance(value, type) else (value,)
+            for member in members:
+                if isinstance(member, (staticmethod, classmethod)):
+                    member = member.__func__
+                if isinstance(member, types.FunctionType):
+                    add(member.__code__)
+    return frozenset(found)
+
+
+def _caller_name(code: types.CodeType) -> str:
+    return f"{code.co_name[:80]} ({code.co_filename[-120:]}, line {code.co_firstlineno})"
+
+
+def main(evaluate=seal.evaluate, to_json=seal.to_json, StopRun=seal.StopRun, write=os.write,
+         leave=os._exit, getpid=os.getpid, setitimer=signal.setitimer, getframe=sys._getframe,
+         ITIMER_REAL=signal.ITIMER_REAL, BaseException=BaseException, OSError=OSError,
+         len=len, type=type, str=str, dict=dict) -> None:
+    job = json.loads(sys.stdin.read())
+    # Out of the job at once: the job stays in main()'s frame, which the learner's code can reach.
+    channel, token = job.pop("channel"), job.pop("token").encode("ascii") + b" "
+    options = job.pop("options", {})
+    me = getpid()
+    allowed = runtime_code(seal.instance()) | {main.__code__}
+    forged: list[str] = []
+
+    def send(event: str, data: Any) -> bool:
         line = token + to_json({"event": event, "data": data}).encode("ascii") + b"\n"
         try:
             while line:
@@ -113,6 +144,17 @@ def main(evaluate=seal.evaluate, to_json=seal.to_json, StopRun=seal.StopRun, wri
         except OSError:
             return False  # the learner's code closed or replaced the pipe
         return True
+
+    def report(event: str, data: Any) -> bool:
+        if getpid() != me:
+            return False  # a process the learner's code forked: it does not speak for the run
+        caller = getframe(1).f_code
+        if caller not in allowed:
+            if not forged:
+                forged.append(event)
+                send("forged", f"“{event}” reported by {_caller_name(caller)}")
+            return False
+        return send(event, data)
 
     flush = (sys.__stdout__.flush, sys.__stderr__.flush)
     stopped = []
@@ -133,13 +175,13 @@ def main(evaluate=seal.evaluate, to_json=seal.to_json, StopRun=seal.StopRun, wri
             memory_limit=f"the {job['memory_mb']} MB memory limit",
             process_limit=f"the limit of {job['processes']} processes",
             file_limit=f"the {job['file_mb']} MB limit on files",
-            stop_reason=lambda: stopped[0] if stopped else None, progress=report)
+            stop_reason=lambda: stopped[0] if stopped else None, progress=report, **options)
         setitimer(ITIMER_REAL, 0)
     except BaseException as error:  # noqa: BLE001 - a fault of ours, or a stop at the very end
         setitimer(ITIMER_REAL, 0)
         if result is None:
             report("failed", f"{type(error).__name__}: {str(error)[:500]}")
-            leave(3)
+            leave(FAILED)
     for each in flush:  # what the learner's code wrote to the real stdout and stderr, first
         try:
             each()
