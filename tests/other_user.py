@@ -46,10 +46,10 @@ class CliUser:
         return path
 
     def run(self, *args: str, sandbox: str = "auto", timeout: float = 120,
-            cwd: Path | None = None) -> subprocess.CompletedProcess:
+            extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
         who = {} if self.user is None else dict(user=self.user, group=self.user, extra_groups=[])
         return subprocess.run([self.python, "-m", "linebyline", *args], capture_output=True,
-                              text=True, cwd=cwd or self.home, env=self.env(sandbox),
+                              text=True, cwd=self.home, env={**self.env(sandbox), **(extra_env or {})},
                               timeout=timeout, **who)
 
 

@@ -8,11 +8,13 @@ from __future__ import annotations
 import getpass
 import platform
 import subprocess
+import textwrap
 
 from . import _containment as containment
 from ._run import _names
 from ._shared import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, FILE_MB, PROCESSES
 
+WIDTH = 100
 NAMES = {"bwrap": "bubblewrap", "namespaces": "namespaces set up by linebyline itself",
          "limits": "limits only (no namespaces)"}
 
@@ -60,6 +62,11 @@ def _protections(way: str) -> list[tuple[bool, str]]:
     return found
 
 
+def _wrapped(text: str, first: str = "") -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=first,
+                         subsequent_indent=" " * len(first)) or [first]
+
+
 def explain() -> str:
     """The protections of this machine's checks, and of every way it has, in plain words."""
     choice = containment.wanted()
@@ -68,28 +75,31 @@ def explain() -> str:
     order = list(containment.WAYS) if choice == "auto" else [choice]
     used = next((way for way in order if not found[way]), None)
     who = "root" if containment.is_root() else getpass.getuser()
-    lines = [f"How `linebyline check` contains your code here ({platform.system()} "
-             f"{platform.release()}, run as {who}; {containment.ENV}={choice}).", ""]
+    lines = _wrapped(f"How `linebyline check` contains your code here ({platform.system()} "
+                     f"{platform.release()}, run as {who}; {containment.ENV}={choice}).") + [""]
     if used is None:
-        lines += [f"{containment.ENV}={choice} asks for {NAMES[choice]}, which this machine does "
-                  f"not have ({found[choice]}), so checks will not start. Unset it to use the "
-                  "best way there is.", ""]
+        lines += _wrapped(f"{containment.ENV}={choice} asks for {NAMES[choice]}, which this "
+                          f"machine does not have: {found[choice]}. Checks will not start; unset "
+                          "it to use the best way there is.") + [""]
     else:
         title = NAMES[used]
         if used == "bwrap":
             title = f"{_bwrap_version(containment.bwrap_path() or 'bwrap')} " \
                     f"({containment.bwrap_path()})"
         lines += [f"Checks run with {title}:"]
-        lines += [f"  {'✓' if ok else '✗'} {text}" for ok, text in _protections(used)]
+        for ok, text in _protections(used):
+            lines += _wrapped(text, f"  {'✓' if ok else '✗'} ")
         lines.append("")
-    lines += ["Never promised, whichever the way:",
-              "  - secrecy: your code can read what "
-              + ("nobody" if containment.is_root() else "you") + " can read (it cannot change it, "
-              "and where there is no network it can only show it to you);",
-              "  - a verdict that code written to fool the checks cannot forge: the checks call "
-              "your functions in your code's own process. Calls to the checker's report function "
-              "from your code, and results that disagree with the steps the checker reported, "
-              "get the check refused. A check is a learning aid.", ""]
+    lines += ["Never promised, whichever the way:"]
+    lines += _wrapped("secrecy: your code can read what "
+                      + ("nobody" if containment.is_root() else "you") + " can read (it cannot "
+                      "change it, and where there is no network it can only show it to you);",
+                      "  - ")
+    lines += _wrapped("a verdict that code written to fool the checks cannot forge: the checks "
+                      "call your functions in your code's own process. Calls to the checker's "
+                      "report function from your code, and results that disagree with the steps "
+                      "the checker reported, get the check refused. A check is a learning aid.",
+                      "  - ") + [""]
     lines.append("Ways on this machine (" + containment.ENV + "=auto tries them in this order):")
     for way in containment.WAYS:
         state = "available" if not found[way] else f"not available: {found[way]}"
