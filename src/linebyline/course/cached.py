@@ -1,18 +1,18 @@
 """A course loaded once per version: the validated model kept in the user's cache folder.
 
 Loading a course reads and validates every lesson and executes every checks.py, which takes far
-longer than a terminal command should wait for one lesson. So the loaded model is pickled, keyed by
-everything it was made from: the name, size and time of every file of the course folder and of the
-code that loads it (this package and the check runtime), and the Python and linebyline versions.
-Change any of them and the next command loads, validates and keeps the course afresh; a course
-with errors is never kept, so its errors show every time.
+longer than a terminal command should wait for one lesson. So the loaded model is pickled (one
+file per course folder) beside a description of everything it was made from: the name, size and
+time of every file of the course folder and of the code that loads it (this package and the check
+runtime), and the Python and linebyline versions. Change any of them and the next command loads,
+validates and keeps the course afresh; a course with errors is never kept, so its errors show
+every time.
 
 The pickle is read only from a file the current user owns and no one else may write (a cache
 others could write to would run their code), in the folder of linebyline's cache.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import stat
@@ -21,7 +21,6 @@ from pathlib import Path
 
 from .model import Course
 
-KEPT = 8  # course versions kept in the cache; an author's edits make a new one each
 PACKAGE = Path(__file__).resolve().parents[1]  # linebyline/: the loader's code is part of the key
 CODE = ("course", "runtime")
 
@@ -44,20 +43,26 @@ def _files(folder: Path) -> list[str]:
                 info = os.stat(path)
             except OSError:
                 continue
-            entries.append(f"{os.path.relpath(path, folder)}\0{info.st_size}\0{info.st_mtime_ns}")
+            entries.append(f"{path}\0{info.st_size}\0{info.st_mtime_ns}")
     return entries
 
 
-def course_key(path: Path) -> str:
+def made_from(path: Path) -> str:
+    """Everything a loaded course depends on, as text: equal text, equal course."""
     from .. import __version__
 
-    digest = hashlib.sha256(f"{sys.version}\0{__version__}\0{path.resolve()}".encode())
+    parts = [sys.version, __version__]
     for folder in (path, *(PACKAGE / part for part in CODE)):
-        digest.update("\n".join(["", str(folder), *_files(folder)]).encode())
-    return digest.hexdigest()
+        parts += _files(folder)
+    return "\n".join(parts)
 
 
-def _read(file: Path) -> Course | None:
+def _file_for(path: Path) -> Path:
+    name = str(path).strip(os.sep).replace(os.sep, "_").replace(".", "_") or "root"
+    return cache_folder() / f"{name[-150:]}.pickle"
+
+
+def _read(file: Path, key: str) -> Course | None:
     try:
         fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
@@ -68,36 +73,33 @@ def _read(file: Path) -> Course | None:
                 or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
             return None
         try:
-            course = pickle.load(handle)
+            kept_key, course = pickle.load(handle)
         except Exception:  # noqa: BLE001 - a damaged or outdated file: load the course again
             return None
-    return course if isinstance(course, Course) else None
+    return course if kept_key == key and isinstance(course, Course) else None
 
 
-def _keep(file: Path, course: Course) -> None:
-    """Write the cache file atomically, then drop the oldest versions; a cache that cannot be
-    written is only slower."""
+def _keep(file: Path, key: str, course: Course) -> None:
+    """Write the cache file atomically; a cache that cannot be written is only slower."""
     try:
         file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         temporary = file.with_name(f".{file.name}.{os.getpid()}")
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as handle:
-            pickle.dump(course, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump((key, course), handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, file)
-        versions = sorted(file.parent.glob("*.pickle"), key=lambda each: each.stat().st_mtime)
-        for old in versions[:-KEPT]:
-            old.unlink(missing_ok=True)
     except OSError:
         pass
 
 
 def load_course_cached(path: Path) -> Course:
     """load_course(path), from the cache when this version of the course was loaded before."""
-    file = cache_folder() / f"{course_key(path)}.pickle"
-    course = _read(file)
+    path = path.resolve()
+    key, file = made_from(path), _file_for(path)
+    course = _read(file, key)
     if course is None:
         from .loader import load_course
 
         course = load_course(path)
-        _keep(file, course)
+        _keep(file, key, course)
     return course

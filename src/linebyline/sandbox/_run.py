@@ -325,6 +325,10 @@ def check_source(lesson: Lesson, source: str, *, timeout: float = DEFAULT_TIMEOU
             job["tasks_elsewhere"] = tasks_of(user[0]) or 0
         run = _Run(way, job, Protocol(exercise.check_names))
         try:
+            # Imported while the worker starts: the check runtime is heavy to import (it seals
+            # itself), and the CLI needs only its Result.
+            from ..runtime import Result
+
             run.watch(time.monotonic() + timeout + GRACE)
         finally:
             run.kill()
@@ -332,17 +336,16 @@ def check_source(lesson: Lesson, source: str, *, timeout: float = DEFAULT_TIMEOU
         if index + 1 < len(ways) and run.could_not_start():
             _BROKEN.add(way)  # say, user namespaces turned off: the next way, now and later
             continue
-        return _outcome(lesson, run, timeout, memory_mb)
+        return _outcome(Result, lesson, run, timeout, memory_mb)
     raise AssertionError("unreachable: the last way always gives an outcome")
 
 
-def _outcome(lesson: Lesson, run: _Run, timeout: float, memory_mb: int) -> Result:
-    from ..runtime import Result
-
+def _outcome(result_type: type[Result], lesson: Lesson, run: _Run, timeout: float,
+             memory_mb: int) -> Result:
     extra = run.output.text()
     protocol = run.protocol
     if protocol.result is not None and not protocol.forged:
-        result = Result.from_dict(protocol.result)
+        result = result_type.from_dict(protocol.result)
         if extra:
             result.stdout += ("" if not result.stdout or result.stdout.endswith("\n") else "\n")
             result.stdout += extra
@@ -360,7 +363,7 @@ def _outcome(lesson: Lesson, run: _Run, timeout: float, memory_mb: int) -> Resul
             checks.append({"name": name, "status": "error", "message": NOT_RUN})
     statuses = {check["status"] for check in checks}
     status = "error" if statuses == {"error"} else "fail"
-    return Result.from_dict({"lesson": lesson.number, "status": status, "checks": checks,
+    return result_type.from_dict({"lesson": lesson.number, "status": status, "checks": checks,
                              "stdout": extra})
 
 
