@@ -196,3 +196,13 @@ def test_bubblewrap_is_installed_here():
     # scripts/system-deps.sh installs it: without it, the tests above would test one way less.
     assert shutil.which("bwrap"), "bubblewrap is missing: run scripts/system-deps.sh"
     assert sys.platform.startswith("linux")
+
+
+def test_further_options_reach_the_check_runtime_as_they_are(course):
+    # The runtime's evaluate() takes the options it knows; this one it does not, and says so.
+    from linebyline.sandbox import check_source
+
+    lesson = course.lesson("7.5")
+    result = check_source(lesson, lesson.exercise.solution, not_an_option=[1, "two"])
+    assert result.status == "error"
+    assert "unexpected keyword argument 'not_an_option'" in result.checks[0].message

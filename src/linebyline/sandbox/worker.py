@@ -8,11 +8,12 @@ and every report line starts with the token, so nothing the learner's code print
 another file can pass for a report. A line per step ("code", "check", "checked") tells the CLI
 how far the run got if it ends abruptly; the CLI accepts a result only when it agrees with them.
 
-Only the check runtime may report. The learner's code could reach main() and its report function
+Only the checker may report. The learner's code could reach main() and its report function
 (walking the stack with sys._getframe, or through the garbage collector), so report() looks at
-who called it: a call from any code but the runtime's and main()'s own is not sent, and a
-"forged" line is sent instead, so the CLI refuses the run. Everything main() uses once the
-learner's code has started is taken before, as default arguments.
+who called it: the steps ("code", "check", "checked") only from the check runtime's own code, the
+result (and "failed") only from main(). Any other call is not sent; a "forged" line is sent
+instead, and the CLI refuses the run. Everything main() uses once the learner's code has started
+is taken before, as default arguments.
 
 Run as a script, not with -m: it finds its package from its own path, so neither site-packages
 nor PYTHONPATH (which -I ignores) decides which linebyline it runs.
@@ -94,9 +95,21 @@ def _limit_myself(job: dict[str, Any]) -> None:
     os.close(quiet)
 
 
-def runtime_code(package: types.ModuleType) -> frozenset[types.CodeType]:
-    """Every code object of a private instance of the runtime: its functions, methods and what
-    they define inside. The same code objects serve every instance (seal.py compiles once)."""
+def runtime_code(sealed: types.ModuleType) -> frozenset[types.CodeType]:
+    """Every code object of the check runtime: its modules' functions and methods, and what they
+    define inside. The same code objects serve every private instance (seal.py compiles each
+    file once), so these are the ones that may report.
+
+    Each module of the runtime's folder is loaded into one private instance through its own
+    import, not only those its package imports first; browser.py, which sets the browser's
+    worker up as it loads, is not needed here.
+    """
+    package = sealed.instance()
+    private_import = vars(package)["__builtins__"]["__import__"]
+    for entry in sorted(os.listdir(os.path.dirname(sealed.__file__))):
+        name = entry[:-3]
+        if entry.endswith(".py") and name not in ("__init__", "seal", "browser"):
+            private_import(f"{sealed.PACKAGE}.{name}", fromlist=["__name__"])
     found: set[types.CodeType] = set()
 
     def add(code: types.CodeType) -> None:
@@ -117,7 +130,9 @@ def runtime_code(package: types.ModuleType) -> frozenset[types.CodeType]:
                     member = member.__func__
                 if isinstance(member, types.FunctionType):
                     add(member.__code__)
-    return frozenset(found)
+    # Only the runtime's own files: not what its modules imported (typing's, say).
+    folder = os.path.dirname(sealed.__file__) + os.sep
+    return frozenset(code for code in found if code.co_filename.startswith(folder))
 
 
 def _caller_name(code: types.CodeType) -> str:
@@ -133,7 +148,7 @@ def main(evaluate=seal.evaluate, to_json=seal.to_json, StopRun=seal.StopRun, wri
     channel, token = job.pop("channel"), job.pop("token").encode("ascii") + b" "
     options = job.pop("options", {})
     me = getpid()
-    allowed = runtime_code(seal.instance()) | {main.__code__}
+    steps, ending = runtime_code(seal), frozenset({main.__code__})
     forged: list[str] = []
 
     def send(event: str, data: Any) -> bool:
@@ -149,7 +164,7 @@ def main(evaluate=seal.evaluate, to_json=seal.to_json, StopRun=seal.StopRun, wri
         if getpid() != me:
             return False  # a process the learner's code forked: it does not speak for the run
         caller = getframe(1).f_code
-        if caller not in allowed:
+        if caller not in (steps if event in ("code", "check", "checked") else ending):
             if not forged:
                 forged.append(event)
                 send("forged", f"“{event}” reported by {_caller_name(caller)}")
