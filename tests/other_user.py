@@ -46,9 +46,11 @@ class CliUser:
         return path
 
     def run(self, *args: str, sandbox: str = "auto", timeout: float = 120,
-            extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+            extra_env: dict[str, str] | None = None,
+            within: list[str] = ()) -> subprocess.CompletedProcess:
+        """`linebyline ARGS`; `within` is a command it runs under (a bwrap ... --), if any."""
         who = {} if self.user is None else dict(user=self.user, group=self.user, extra_groups=[])
-        return subprocess.run([self.python, "-m", "linebyline", *args], capture_output=True,
+        return subprocess.run([*within, self.python, "-m", "linebyline", *args], capture_output=True,
                               text=True, cwd=self.home, env={**self.env(sandbox), **(extra_env or {})},
                               timeout=timeout, **who)
 

@@ -154,6 +154,29 @@ def test_a_bubblewrap_that_cannot_start_hands_over_to_namespaces(runner, broken_
     assert (done.returncode, json.loads(done.stdout)["status"]) == (0, "pass"), done.stderr
 
 
+def test_where_namespaces_are_denied_checks_fall_back_to_limits(cli_user):
+    # The CLI runs where it may make no namespace at all (inside a bubblewrap that turned user
+    # namespaces off): neither bubblewrap nor linebyline's own namespaces can start there.
+    if cli_user.user is None and os.geteuid() == 0:
+        pytest.skip("needs an ordinary user")
+    home = str(cli_user.home)
+    jail = [shutil.which("bwrap"), "--unshare-user", "--disable-userns", "--ro-bind", "/", "/",
+            "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--bind", home, home, "--"]
+    text = " ".join(explain_within(cli_user, jail).split())
+    assert "Checks run with limits only (no namespaces)" in text
+    assert "bwrap bubblewrap: not available: bwrap:" in text
+    assert "namespaces namespaces set up by linebyline itself: not available:" in text
+    path = cli_user.write("backward.py", SOLUTION.read_text())
+    done = cli_user.run("check", "7.5", str(path), within=jail)
+    assert done.returncode == 0 and "4 / 4 checks pass." in done.stdout, done.stdout + done.stderr
+
+
+def explain_within(runner: CliUser, within: list[str]) -> str:
+    done = runner.run("check", "--explain-sandbox", within=within)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def test_limits_alone_say_what_they_do_not_stop(runner):
     text = explain(runner, sandbox="limits")
     assert "Checks run with limits only (no namespaces)" in text

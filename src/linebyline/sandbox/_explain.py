@@ -15,6 +15,7 @@ from ._run import _names
 from ._shared import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, FILE_MB, PROCESSES
 
 WIDTH = 100
+KEEPER_SAYS = "linebyline keeper: namespaces unavailable: "
 NAMES = {"bwrap": "bubblewrap", "namespaces": "namespaces set up by linebyline itself",
          "limits": "limits only (no namespaces)"}
 
@@ -71,7 +72,8 @@ def explain() -> str:
     """The protections of this machine's checks, and of every way it has, in plain words."""
     choice = containment.wanted()
     names = _names()
-    found = {way: containment.probe(way, names) for way in containment.WAYS}
+    found = {way: containment.probe(way, names).removeprefix(KEEPER_SAYS)
+             for way in containment.WAYS}
     order = list(containment.WAYS) if choice == "auto" else [choice]
     used = next((way for way in order if not found[way]), None)
     who = "root" if containment.is_root() else getpass.getuser()
@@ -90,11 +92,12 @@ def explain() -> str:
         for ok, text in _protections(used):
             lines += _wrapped(text, f"  {'✓' if ok else '✗'} ")
         lines.append("")
+    reader = "nobody" if containment.is_root() else "you"
+    secrecy = f"secrecy: your code can read what {reader} can read"
+    if used not in (None, "limits"):
+        secrecy += " (it cannot change it, and without network it can only show it to you)"
     lines += ["Never promised, whichever the way:"]
-    lines += _wrapped("secrecy: your code can read what "
-                      + ("nobody" if containment.is_root() else "you") + " can read (it cannot "
-                      "change it, and where there is no network it can only show it to you);",
-                      "  - ")
+    lines += _wrapped(secrecy + ";", "  - ")
     lines += _wrapped("a verdict that code written to fool the checks cannot forge: the checks "
                       "call your functions in your code's own process. Calls to the checker's "
                       "report function from your code, and results that disagree with the steps "

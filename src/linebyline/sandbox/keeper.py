@@ -42,6 +42,7 @@ import sys
 import time
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
@@ -215,6 +216,9 @@ def _init(worker_command: list[str], work: str, channel: int | None, status_pipe
             _prctl(PR_SET_NO_NEW_PRIVS, 1)  # set-user-ID programs grant nothing
             os.chdir(work)
             os.execv(worker_command[0], worker_command)
+        # The worker's code may not look into this process (it could not anyway: this one keeps
+        # capabilities the worker lacks), nor open its files through /proc/1.
+        _prctl(PR_SET_DUMPABLE, 0)
         if channel is not None:
             os.close(channel)
         _quiet_stdio()
