@@ -229,3 +229,11 @@ def test_further_options_reach_the_check_runtime_as_they_are(course):
     result = check_source(lesson, lesson.exercise.solution, not_an_option=[1, "two"])
     assert result.status == "error"
     assert "unexpected keyword argument 'not_an_option'" in result.checks[0].message
+
+
+def test_the_keeper_and_the_cli_agree_on_their_numbers():
+    # keeper.py runs alone (python -I -S, no package): it keeps its own copies.
+    from linebyline.sandbox import _containment, _shared, keeper
+
+    assert (keeper.TMP_MB, keeper.SHM_MB) == (_containment.TMP_MB, _containment.SHM_MB)
+    assert keeper.SETUP_FAILED == _shared.SETUP_FAILED

@@ -16,7 +16,6 @@ import shutil
 import stat
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 ENV = "LINEBYLINE_SANDBOX"
@@ -79,6 +78,8 @@ def hidden_from_others() -> dict[str, list[str]]:
     covered by an empty one that anyone may enter, with the paths needed bound back, read-only:
     the rest of it (root's home) is not even there.
     """
+    import sysconfig
+
     needed = {os.path.realpath(path) for path in (
         sys.base_prefix, sys.base_exec_prefix, sys.prefix, sys.exec_prefix,
         os.path.dirname(os.path.realpath(sys.executable)), sysconfig.get_paths()["purelib"],

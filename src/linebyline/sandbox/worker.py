@@ -135,14 +135,10 @@ def runtime_code(sealed: types.ModuleType) -> frozenset[types.CodeType]:
     return frozenset(code for code in found if code.co_filename.startswith(folder))
 
 
-def _caller_name(code: types.CodeType) -> str:
-    return f"{code.co_name[:80]} ({code.co_filename[-120:]}, line {code.co_firstlineno})"
-
-
 def main(evaluate=seal.evaluate, to_json=seal.to_json, StopRun=seal.StopRun, write=os.write,
          leave=os._exit, getpid=os.getpid, setitimer=signal.setitimer, getframe=sys._getframe,
          ITIMER_REAL=signal.ITIMER_REAL, BaseException=BaseException, OSError=OSError,
-         len=len, type=type, str=str, dict=dict) -> None:
+         len=len, type=type, str=str) -> None:
     job = json.loads(sys.stdin.read())
     # Out of the job at once: the job stays in main()'s frame, which the learner's code can reach.
     channel, token = job.pop("channel"), job.pop("token").encode("ascii") + b" "
@@ -164,10 +160,13 @@ def main(evaluate=seal.evaluate, to_json=seal.to_json, StopRun=seal.StopRun, wri
         if getpid() != me:
             return False  # a process the learner's code forked: it does not speak for the run
         caller = getframe(1).f_code
-        if caller not in (steps if event in ("code", "check", "checked") else ending):
+        step = type(event) is str and event in ("code", "check", "checked")
+        if caller not in (steps if step else ending):
             if not forged:
                 forged.append(event)
-                send("forged", f"“{event}” reported by {_caller_name(caller)}")
+                what = event[:20] if type(event) is str else "something"
+                send("forged", f"“{what}” reported by {caller.co_name[:80]} "
+                               f"({caller.co_filename[-120:]}, line {caller.co_firstlineno})")
             return False
         return send(event, data)
 
