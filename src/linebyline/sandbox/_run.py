@@ -319,6 +319,7 @@ def check_source(lesson: Lesson, source: str, *, timeout: float = DEFAULT_TIMEOU
     }
     ways = [way for way in containment.ways() if way not in _BROKEN] or ["limits"]
     for index, way in enumerate(ways):
+        job["preload"] = way == "limits"
         if user is not None and way != "limits":
             # Without a user namespace, the kernel counts `nobody`'s processes everywhere; the
             # worker sees only those of its namespace, so it is told of the others.

@@ -78,8 +78,9 @@ def _limit_myself(job: dict[str, Any]) -> None:
     if job["user"] is not None:
         # Started by root: the learner's code runs as an unprivileged user instead, which also
         # makes the process-count limit count (the kernel does not apply it to root).
-        for text in (job["source"], job["checks_source"]):  # the checks import lazily too
-            _import_beforehand(text)
+        if job.get("preload", True):  # contained, Python's files stay readable (see _containment)
+            for text in (job["source"], job["checks_source"]):  # the checks import lazily too
+                _import_beforehand(text)
         uid, gid = job["user"]
         os.setgroups([])
         os.setgid(gid)
