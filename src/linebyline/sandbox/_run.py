@@ -352,20 +352,27 @@ def _outcome(result_type: type[Result], lesson: Lesson, run: _Run, timeout: floa
             result.stdout += extra
         return result
     message = protocol.forged or _ending(run, timeout, memory_mb)
-    done = {} if protocol.forged else {entry["name"]: entry for entry in protocol.checked}
+    reported = [] if protocol.forged else protocol.checked
+    return result_type.from_dict(_without_result(lesson, reported, message, extra))
+
+
+def _without_result(lesson: Lesson, reported: list[dict[str, Any]], message: str,
+                    stdout: str) -> dict[str, Any]:
+    """The result contract for a run that gave none: the checks reported as they ran, then
+    `message` for the first that did not end, and NOT_RUN for the rest. Every key the runtime
+    gives a check and a result is there ("fix" and "traceback" empty), as in a real result."""
+    done = {entry["name"]: entry for entry in reported}
     checks, told = [], False
     for name in lesson.exercise.check_names:
         if name in done:
             checks.append(done[name])
-        elif not told:
-            checks.append({"name": name, "status": "error", "message": message})
-            told = True
-        else:
-            checks.append({"name": name, "status": "error", "message": NOT_RUN})
+            continue
+        checks.append({"name": name, "status": "error", "message": NOT_RUN if told else message,
+                       "fix": ""})
+        told = True
     statuses = {check["status"] for check in checks}
-    status = "error" if statuses == {"error"} else "fail"
-    return result_type.from_dict({"lesson": lesson.number, "status": status, "checks": checks,
-                             "stdout": extra})
+    return {"lesson": lesson.number, "status": "error" if statuses == {"error"} else "fail",
+            "checks": checks, "stdout": stdout, "traceback": ""}
 
 
 def _ending(run: _Run, timeout: float, memory_mb: int) -> str:
