@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import selectors
 import signal
 import subprocess
@@ -242,10 +243,7 @@ class _Run:
                     pass  # already gone
             else:
                 self.child.send_signal(signal.SIGTERM)  # the keeper ends them all
-            try:
-                self.child.wait(ENDING)
-            except subprocess.TimeoutExpired:
-                pass
+            _wait(self.child, ENDING)
         try:
             os.killpg(self.child.pid, signal.SIGKILL)  # what is left, if the keeper was killed
         except (ProcessLookupError, PermissionError):
@@ -290,6 +288,26 @@ class _Run:
         if self.info is not None:
             os.close(self.info)
         self._remove_folder()
+
+
+def _wait(child: subprocess.Popen, timeout: float) -> None:
+    """Wait until the child ends, or for `timeout` seconds. Popen.wait(timeout) sleeps between
+    looks, which a check on every save would feel; a pidfd (Linux 5.3+) wakes when it ends."""
+    try:
+        pidfd = os.pidfd_open(child.pid)
+    except (AttributeError, OSError):  # not Linux, or already collected
+        pidfd = None
+    if pidfd is None:
+        try:
+            child.wait(timeout)
+        except subprocess.TimeoutExpired:
+            pass
+        return
+    try:
+        select.select([pidfd], [], [], timeout)
+    finally:
+        os.close(pidfd)
+    child.poll()
 
 
 def check_source(lesson: Lesson, source: str, *, timeout: float = DEFAULT_TIMEOUT,
