@@ -54,11 +54,14 @@ def main() -> None:
     parser.add_argument("--python", default=sys.executable,
                         help="the interpreter that runs linebyline (default: this one)")
     args = parser.parse_args()
+    # Absolute, since the runs start in a temporary folder; not resolved, since a venv's python
+    # is a link whose own path is what makes it the venv's.
+    python = os.path.abspath(args.python)
     with tempfile.TemporaryDirectory(prefix="linebyline-bench-") as folder:
         learner_file = Path(folder) / "backward.py"
         learner_file.write_text(SOLUTION.read_text(encoding="utf-8"), encoding="utf-8")
-        check = [args.python, "-m", "linebyline", "check", "7.5", str(learner_file)]
-        bare = [args.python, "-c", "pass"]
+        check = [python, "-m", "linebyline", "check", "7.5", str(learner_file)]
+        bare = [python, "-c", "pass"]
         checks, passes, check_cpu, pass_cpu = [], [], [], []
         for round_number in range(WARM_UP + args.runs):
             (took_check, cpu_check), (took_pass, cpu_pass) = timed(check, folder), timed(bare, folder)
