@@ -102,6 +102,7 @@ def test_every_mistake_has_its_own_message_from_its_check(number, in_learner_fol
         result = run(number, apply_edits(exercise.solution, mistake.edits))
         first = next(check for check in result.checks if check.status != "pass")
         assert (first.name, first.status, first.message) == (mistake.check, "fail", mistake.message)
+        assert first.fix == mistake.fix
 
 
 def test_the_demo_file_is_train0_under_microgpts_docstring():
