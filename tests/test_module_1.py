@@ -221,3 +221,19 @@ def test_widget_kinds_reject_bad_data():
     assert "BOS" in check_strip({"chars": ["a", "b"], "BOS": 0, "vocab_size": 3})
     assert "sorted" in check_strip({"chars": ["b", "a"], "BOS": 2, "vocab_size": 3})
     assert "vocab_size" in check_strip({"chars": ["a", "b"], "BOS": 2, "vocab_size": 2})
+
+
+def test_the_demo_quotes_raw_counts_of_the_names():
+    """'After k, the next letter was a ... times': the names' own count, not the +1 table's."""
+    from linebyline.course.prose import fill_facts
+
+    def after_k(then):
+        return sum(1 for name in names() for a, b in zip(name, name[1:] + "$")
+                   if (a, b) == ("k", then))
+
+    facts = compute_lesson(lesson("1.1")).facts
+    assert (facts["k_then_a"], facts["k_then_e"], facts["k_then_end"]) == (
+        after_k("a"), after_k("e"), after_k("$"))
+    watch = fill_facts(lesson("1.1").watch, facts)
+    assert f"`a` {after_k('a'):,} times" in watch
+    assert "{{" not in watch
