@@ -12,7 +12,7 @@ import math
 import random
 import re
 
-from linebyline.runtime import calling, check, fail, listing, number, printed, reference, rerun
+from linebyline.runtime import check, fail, listing, number, printed, reference, rerun
 
 SAMPLE = re.compile(r"^sample\s+(\d+): (.*)$", re.MULTILINE)
 _cache = {}
