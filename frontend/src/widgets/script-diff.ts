@@ -170,6 +170,8 @@ function mountScriptDiff(root: HTMLElement, params: Params): void {
     const added = counted(ops, "new");
     summary.dataset.gone = String(gone);
     summary.dataset.added = String(added);
+    summary.dataset.goneAll = String(ops.filter((op) => op.kind === "gone").length);
+    summary.dataset.addedAll = String(ops.filter((op) => op.kind === "new").length);
     summary.textContent = `${rightName} deletes ${gone} lines of ${leftName} and adds ${added} (blank lines not counted); `
       + `${counted(ops, "same")} lines stay as they were.`;
     drawListing();
