@@ -23,9 +23,10 @@ export function diffLines(a: string[], b: string[]): Op[] {
   let i = 0;
   let j = 0;
   while (i < n || j < m) {
+    // Where both ways keep as many lines, the deletion goes first: a change reads old, then new.
     if (i < n && j < m && a[i] === b[j]) { ops.push({ kind: "same", text: a[i], left: i + 1, right: j + 1 }); i += 1; j += 1; }
-    else if (j < m && (i === n || keep[i][j + 1] >= keep[i + 1][j])) { ops.push({ kind: "new", text: b[j], left: 0, right: j + 1 }); j += 1; }
-    else { ops.push({ kind: "gone", text: a[i], left: i + 1, right: 0 }); i += 1; }
+    else if (i < n && (j === m || keep[i + 1][j] >= keep[i][j + 1])) { ops.push({ kind: "gone", text: a[i], left: i + 1, right: 0 }); i += 1; }
+    else { ops.push({ kind: "new", text: b[j], left: 0, right: j + 1 }); j += 1; }
   }
   return ops;
 }

@@ -113,10 +113,14 @@ def _first_step(code):
     return _steps[id(code)]
 
 
-def _explain_error(step):
-    """A TypeError or AttributeError the step raised, told in the lesson's words."""
+def _explain_error(step, first=True):
+    """A TypeError or AttributeError the step raised, told in the lesson's words (the first
+    check tells why; the later ones point to it)."""
     error, text = step.error, str(step.error)
     seen = f"`{step.call}` raised {type(error).__name__}: {text}."
+    if not first:
+        fix = PRINT_FIX if "Value.__format__" in text else FORWARD_FIX
+        fail(f"{seen} The first check, on the loss, says why.", fix=fix)
     if "must be real number, not Value" in text:
         fail(f"{seen} math.log works on plain numbers only, and was handed a Value, a "
              "probability. Value has a log of its own, which makes a node that remembers the "
@@ -165,7 +169,7 @@ def _(code):
 def _(code):
     step = _first_step(code)
     if step.error is not None:
-        _explain_error(step)
+        _explain_error(step, first=False)
     _loss, grads = _expected(code, step.doc)
     lr = code.learning_rate * (1 - step.step / code.num_steps)
     moved = total = 0
@@ -196,7 +200,7 @@ def _(code):
 def _(code):
     step = _first_step(code)
     if step.error is not None:
-        _explain_error(step)
+        _explain_error(step, first=False)
     want = f"step {step.step + 1:4d} / {code.num_steps} | loss {step.loss.data:.4f}"
     lines = [line for line in step.printed.splitlines() if line.strip()]
     if want in lines:
@@ -230,7 +234,7 @@ def _(code):
                         row[k] -= lr * grad_row[k]
             step = _Step(code, doc, index)
             if step.error is not None:
-                _explain_error(step)
+                _explain_error(step, first=False)
             got.append(getattr(step.loss, "data", step.loss))
             _put(code, step.after)  # train2 goes on from the weights its step left
     finally:
