@@ -100,6 +100,17 @@ def _(code):
          "but never set is room every Value carries for nothing.", fix=SLOTS_FIX)
 
 
+def _made(code, call, make):
+    """make() builds Values; an AttributeError there comes from __slots__ and __init__ not
+    agreeing, which the first check explains."""
+    try:
+        with calling(call):
+            return make()
+    except AttributeError as error:
+        fail(f"`{call}` raised AttributeError: {error}. A Value cannot even be made yet: the "
+             "first check, on __slots__, says why.", fix=SLOTS_FIX)
+
+
 def _grad_of(v, call):
     try:
         return v.grad
@@ -114,8 +125,7 @@ def _grad_of(v, call):
 def _(code):
     V = code.Value
     call = "Value(3.0)"
-    with calling(call):
-        v = V(3.0)
+    v = _made(code, call, lambda: V(3.0))
     grad = _grad_of(v, call)
     if grad is None:
         try:
@@ -166,9 +176,8 @@ def _(code):
 @check("a computed Value keeps its children and local grads")
 def _(code):
     V = code.Value
-    a, b = V(2.0), V(-4.0)
-    with calling("a * b, with a = Value(2.0) and b = Value(-4.0)"):
-        c = a * b
+    a, b = _made(code, "Value(2.0) and Value(-4.0)", lambda: (V(2.0), V(-4.0)))
+    c = _made(code, "a * b, with a = Value(2.0) and b = Value(-4.0)", lambda: a * b)
     seen = "c = a * b, with a = Value(2.0) and b = Value(-4.0)"
     if len(c._children) != 2 or c._children[0] is not a or c._children[1] is not b:
         fail(f"{seen}, should keep a and b themselves as its children, but keeps "
@@ -186,8 +195,7 @@ def _(code):
     if c.grad != 0:
         fail(f"{seen}: c.grad is {shown(c.grad)} but should be 0, as for every new Value.",
              fix=GRAD_FIX)
-    with calling("a + 3, with a = Value(2.0)"):
-        d = a + 3
+    d = _made(code, "a + 3, with a = Value(2.0)", lambda: a + 3)
     if list(d._local_grads) != [1, 1] or d._children[0] is not a:
         fail(f"d = a + 3 should keep the children (a, Value(3)) and the local grads (1, 1), "
              f"but keeps local grads {shown(d._local_grads)}.", fix=LOCAL_FIX)
@@ -200,9 +208,9 @@ def _held(space, args):
     its local grads."""
     kind, x, y = args
     V = space.Value
-    with calling(_written(kind, x, y)):
-        node = {"leaf": lambda: V(x), "*": lambda: V(x) * V(y), "+": lambda: V(x) + y,
-                "**": lambda: V(x) ** y}[kind]()
+    node = _made(space, _written(kind, x, y),
+                 {"leaf": lambda: V(x), "*": lambda: V(x) * V(y), "+": lambda: V(x) + y,
+                  "**": lambda: V(x) ** y}[kind])
     return {"data": node.data, "grad": node.grad,
             "children": [child.data for child in node._children],
             "local grads": list(node._local_grads)}
