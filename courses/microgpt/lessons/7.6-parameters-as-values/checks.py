@@ -24,7 +24,7 @@ from linebyline.runtime import (
     shown,
 )
 
-NAMES = ["emma", "zoe"]
+NAMES = ["ada", "bo"]  # short names: a step of train2 is slow
 MATRIX_FIX = "`return [[Value(random.gauss(0, std)) for _ in range(cols)] for _ in range(rows)]`"
 PARAMS_FIX = "`params = [p for mat in weights.values() for row in mat for p in row]`"
 PRINT_FIX = 'After params: `print(f"parameters: {len(params)}")`.'
@@ -306,7 +306,7 @@ agrees("matrix", _shapes, draws=True, name="matrix on new sizes, twice each")
 
 
 def _small_model(space, seed):
-    """A small model of the same kind, 4 wide with 8 hidden units: its weights and params."""
+    """A small model of the same kind, 4 wide with 4 hidden units: its weights and params."""
     import random
     rng = random.Random(seed)
     V = space.Value
@@ -314,7 +314,7 @@ def _small_model(space, seed):
     def grid(rows, cols):
         return [[V(rng.gauss(0, 0.5)) for _ in range(cols)] for _ in range(rows)]
 
-    weights = {'wte': grid(27, 4), 'mlp_fc1': grid(8, 4), 'mlp_fc2': grid(27, 8)}
+    weights = {'wte': grid(27, 4), 'mlp_fc1': grid(4, 4), 'mlp_fc2': grid(27, 4)}
     return weights, [p for mat in weights.values() for row in mat for p in row]
 
 
@@ -338,7 +338,7 @@ def _train_on(space, args):
 
 def _names(rng):
     letters = "abcdefghijklmnopqrstuvwxyz"
-    for length, note in ((3, ""), (6, ""), (19, "a name longer than block_size")):
+    for length, note in ((3, ""), (18, "a name longer than block_size")):
         doc = "".join(rng.choice(letters) for _ in range(length))
         seed = rng.randrange(10 ** 6)
         yield Case(repr(doc), lambda space, doc=doc, seed=seed: (doc, seed),
