@@ -402,5 +402,5 @@ def _operations(rng):
     yield _case("/", [-6.0, -0.25], f"a division by a negative number, {beyond}")
 
 
-agrees("recording", _operations, call=_recorded,
+agrees("recording", _operations, call=_recorded, label="{text}",
        name="every operation on new numbers, twice each")
