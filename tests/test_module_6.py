@@ -158,7 +158,7 @@ def test_6_2_watch_numbers(in_folder):
     ns = solution_namespace("6.2")
     softmax = ns["softmax"]
     probs = softmax([2.0, 1.0, 0.0 + 0.1])
-    watch = lesson("6.2").watch
+    watch = shown_text("6.2", lesson("6.2").watch)
     assert "| probs | " + " | ".join(f"{p:.3f}" for p in probs) + " |" in watch
     assert f"**−{1 - probs[0]:.3f}**" in watch
     assert f"−log {probs[0]:.3f} = {-math.log(probs[0]):.3f}" in watch
@@ -340,7 +340,7 @@ def test_the_review_quotes_the_computed_losses():
 def test_the_counts_in_unlocked(in_folder):
     ns = solution_namespace("6.3")
     positions = sum(min(ns["block_size"], len(doc) + 1) for doc in ns["docs"][:1000])
-    assert f"{positions:,} times in the 1,000" in " ".join(lesson("6.2").where.split())
+    assert f"{positions:,} times in the 1,000" in " ".join(shown_text("6.2", lesson("6.2").where).split())
     products = sum(len(row) for name in ("mlp_fc2", "mlp_fc1") for row in ns["weights"][name])
     assert f"= {products:,} products" in " ".join(lesson("6.3").where.split())
     assert round(positions / 1000 * products, -4) == 20_000
