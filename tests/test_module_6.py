@@ -185,7 +185,7 @@ def test_6_3_tiny_example_matches_the_watch():
 def test_6_4_texts_match_the_computed_check():
     data = computed("6.4").data
     rows = {row["weight"]: row for row in data["variants"][0]["rows"]}
-    watch = lesson("6.4").watch
+    watch = shown_text("6.4", lesson("6.4").watch)
     for weight in ("wte[BOS][2]", "mlp_fc1[63][3]", "mlp_fc2[BOS][1]"):
         row = rows[weight]
         assert f"`{weight}`: {row['numerical']:.10f} and {row['analytic']:.10f}".replace(
@@ -194,7 +194,7 @@ def test_6_4_texts_match_the_computed_check():
     assert f"about {worst:.0e}".replace("e-11", " × 10⁻¹¹") in watch
     big = next(v for v in data["variants"] if v["nudge"] == 1.0)
     big_worst = max(abs(r["numerical"] - r["analytic"]) for r in big["rows"])
-    assert f"about {big_worst:.3f}." in lesson("6.4").quiz[2].prompt
+    assert f"about {big_worst:.3f}." in shown_text("6.4", lesson("6.4").quiz[2].prompt)
     assert computed("6.4").answers[0] == 30
 
 
@@ -205,8 +205,8 @@ def test_6_4_train1_prints_the_difference_in_the_lead(in_folder):
     for pos in range(n):
         ns["position_loss"](tokens[pos], tokens[pos + 1], n)
     printed = f"{ns['gradient_check'](tokens, n):.2e}"
-    assert f"max difference {printed}" in lesson("6.4").lead
-    assert f"max difference {printed}" in lesson("6.4").watch
+    assert f"max difference {printed}" in shown_text("6.4", lesson("6.4").lead)
+    assert f"max difference {printed}" in shown_text("6.4", lesson("6.4").watch)
 
 
 def test_6_5_numbers_come_from_the_run():
