@@ -254,12 +254,12 @@ def _(code):
         if name == "mlp_fc2" and _same_rows(code.grads[name], last["fc2"]):
             fail(f"{seen} grads['mlp_fc2'] holds only the last position's share: it replaced "
                  "the shares the earlier positions had put there. Every position uses the same "
-                 "weights, so their shares must add up.", fix="`+=`, not `=`: " + FIX_FC2)
+                 "weights, so their shares must add up.", fix="Add with `+=`, not `=`. " + FIX_FC2)
         if name == "mlp_fc1" and _same_rows(code.grads[name], last["fc1"]):
             fail(f"{seen} grads['mlp_fc1'] holds only the last position's share: the shares of "
-                 "all positions must add up.", fix="`+=`, not `=`: " + FIX_FC1)
+                 "all positions must add up.", fix="Add with `+=`, not `=`. " + FIX_FC1)
         fail(f"{seen} Each position must add its share to grads, on top of the others'.",
-             fix="`+=`, not `=`, for every gradient.")
+             fix="Add with `+=`, not `=`, for every gradient.")
 
 
 @check("every gradient matches nudging")
