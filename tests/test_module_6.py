@@ -226,16 +226,16 @@ def test_6_6_compares_honestly_with_train0():
     answers = computed("6.6").answers
     network, table = answers[1], answers[2]
     assert table < network  # the table of counts wins: one letter of context, all the names
-    watch = lesson("6.6").watch
+    watch = shown_text("6.6", lesson("6.6").watch)
     assert f"**{network:.2f}**" in watch and f"**{table:.2f}**" in watch
-    assert f"{network:.4f}" in lesson("6.6").quiz[1].explain
-    assert f"{table:.4f}" in lesson("6.6").quiz[2].explain
+    assert f"{network:.4f}" in shown_text("6.6", lesson("6.6").quiz[1].explain)
+    assert f"{table:.4f}" in shown_text("6.6", lesson("6.6").quiz[2].explain)
     assert answers[0] == pytest.approx(math.exp(4) / (math.exp(4) + math.exp(2) + 1))
 
 
 def test_6_6_watch_temperature_table(in_folder):
     softmax = solution_namespace("6.6")["softmax"]
-    watch = lesson("6.6").watch
+    watch = shown_text("6.6", lesson("6.6").watch)
     for t in (1, 0.5, 2):
         probs = softmax([z / t for z in (2.0, 1.0, 0.0)])
         shown = ", ".join(f"{p:.3f}" for p in probs)

@@ -96,7 +96,7 @@ def _(code):
             fail(f"{seen} The sign is flipped: that is one-hot minus probs. The target's logit "
                  "must get a negative gradient, so that stepping against it raises the target's "
                  "score; written the other way, every step of training would climb the loss.",
-                 fix="`p - (i == target)`, not `(i == target) - p`: " + FIX)
+                 fix="`p - (i == target)`, not `(i == target) - p`. " + FIX)
         if close(got, p - 1, rel=1e-9, abs_tol=1e-12):
             fail(f"{seen} It is p - 1 without the / n. This position is one of n whose losses are "
                  "averaged, so its share of every gradient is 1/n as big.", fix=FIX)
