@@ -159,7 +159,8 @@ def _(code):
     if _all(moved, -0.5):
         fail(f"{seen}, but each moved by +0.5 times its gradient: uphill. The gradient points "
              "the way the loss grows, so the step must go against it; every step with the "
-             "gradient makes the loss bigger.", fix="Step against the gradient, with `-=`, not `+=`. " + FIX_STEP)
+             "gradient makes the loss bigger.",
+             fix="Step against the gradient, with `-=`, not `+=`. " + FIX_STEP)
     if _all(moved, 1.0):
         fail(f"{seen}, but each moved by its whole gradient: the step must be lr times the "
              "gradient.", fix=FIX_STEP)
