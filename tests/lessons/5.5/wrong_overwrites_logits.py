@@ -1,5 +1,5 @@
 """Lesson 5.5, wrong: softmax writes the probabilities into the list of logits it was given,
-# expect: fail | softmax on new inputs, twice each | changed its input
+# expect: fail | softmax([1.0, 2.0, 3.0]), by hand | changed the list of logits
 so the caller loses its logits."""
 import math
 import random

@@ -58,8 +58,16 @@ def _code(values):
 def _call(code, logits):
     """softmax(logits) as a list, or fail saying what came back instead."""
     call = f"softmax({_code(logits)})"
+    given = list(logits)
     with calling(call):
-        out = code.softmax(list(logits))
+        out = code.softmax(given)
+    if given != list(logits):
+        fail(f"`{call}` changed the list of logits it was given: afterwards it held "
+             f"{_list(given) if all(_is_number(v) for v in given) else shown(given)}. softmax "
+             "only reads the logits: the list belongs to the code that called it, which may "
+             "still need it afterwards. The probabilities go into a new list.",
+             fix="Build new lists: `exps = [math.exp(v - biggest) for v in logits]`, then "
+             "`return [e / total for e in exps]`.")
     if out is not None and not isinstance(out, (list, tuple)) and hasattr(out, "__next__"):
         fail(f"`{call}` returned a generator, not a list. Round brackets around a comprehension "
              "make a generator, which can be read only once; square brackets make a list.")
