@@ -287,3 +287,12 @@ def _(code):
     assert result.checks[0].status == "error"
     assert "Calling `f(0)` raised ZeroDivisionError" in result.checks[0].message
     assert 'line 2, in f' in result.traceback
+
+
+def test_a_differential_check_can_hold_back_a_fix():
+    checks = AGREES.replace('number_lists(lengths=(1, 3, 27, 40)))',
+                            'number_lists(lengths=(1, 3, 27, 40)), fix="Subtract the biggest.")')
+    capped = SOFTMAX.replace("exps = [", "logits = logits[:27]\n    exps = [")
+    check = _one(capped, checks)
+    assert check.status == "fail" and check.fix == "Subtract the biggest."
+    assert _one(SOFTMAX, checks).fix == ""

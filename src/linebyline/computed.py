@@ -28,8 +28,8 @@ from .course.widgets import KINDS
 from .dataset import names_file
 from .sandbox import compute, compute_fingerprint
 
-TIMEOUT = 120.0  # seconds for all of one lesson's computations
-PROTOCOL = "2"  # bump when what is cached changes shape
+TIMEOUT = 300.0  # seconds for all of one lesson's computations: an author's bound, not a learner's
+PROTOCOL = "3"  # bump when what is cached changes shape
 
 
 @dataclass
@@ -71,16 +71,20 @@ def _items(quiz: tuple[Question, ...], widget_code: str = "", facts_code: str = 
         items.append({"code": question.compute, "name": "answer", "question": index})
         items.extend({"code": wrong.compute, "name": "answer", "question": index,
                       "wrong": number} for number, wrong in enumerate(question.wrong))
-    if widget_code:
+    if widget_code and facts_code:
+        # The facts may quote the widget's numbers: they run after its code, in its namespace.
+        items.append({"code": widget_code, "name": "data", "question": None, "widget": True,
+                      "then": {"code": facts_code, "name": "facts"}})
+    elif widget_code:
         items.append({"code": widget_code, "name": "data", "question": None, "widget": True})
-    if facts_code:
+    elif facts_code:
         items.append({"code": facts_code, "name": "facts", "question": None, "facts": True})
     return items
 
 
 def _key(solution: str, items: list[dict[str, Any]]) -> str:
     text = json.dumps([PROTOCOL, sys.version, compute_fingerprint(), _names_digest(), solution,
-                       [item["code"] for item in items]])
+                       [[item["code"], item.get("then")] for item in items]])
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -106,8 +110,8 @@ def _run(solution: str, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _run_child(solution: str, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return compute(solution, [{"code": item["code"], "name": item["name"]} for item in items],
-                   TIMEOUT)
+    return compute(solution, [{key: item[key] for key in ("code", "name", "then") if key in item}
+                              for item in items], TIMEOUT)
 
 
 def _store(path: Path, results: list[dict[str, Any]]) -> None:
@@ -173,6 +177,8 @@ def compute_lesson(lesson: Lesson) -> Computed:
     for item, result in zip(items, results):
         if item.get("widget"):
             place = f"{where}:{lesson.explore.line}: the widget's `compute`"
+            if "then" in item:
+                _facts(result.get("then", result), f"{where}: `facts`", computed)
             if "error" in result:
                 computed.problems.append(f"{place} failed: {result['error']}")
                 continue
@@ -204,8 +210,11 @@ def compute_review(module: Module) -> Computed:
     computed = Computed()
     if module.review is None or not module.lessons:
         return computed
-    items = _items(module.review.quiz)
+    items = _items(module.review.quiz, facts_code=module.review.facts)
     if items:
         results = _run(module.lessons[-1].exercise.solution, items)
         _answers(module.review.quiz, items, results, module.review.path, computed)
+        for item, result in zip(items, results):
+            if item.get("facts"):
+                _facts(result, f"{module.review.path}: `facts`", computed)
     return computed

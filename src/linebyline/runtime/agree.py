@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from .checks import CheckFailed, calling, check, fail
-from .runner import LearnerCode, _quoted, learner_line, reference
+from .runner import LearnerCode, MissingName, _quoted, learner_line, reference
 from .words import number, plural, shown
 
 MAX_SNAPSHOT = 20_000  # items looked at when comparing arguments; a graph bigger is cut there
@@ -259,7 +259,7 @@ def _same_values(got: Any, want: Any) -> str:
 def agrees(function: str, cases: Cases, *, name: str = "",
            call: Callable[[LearnerCode, tuple[Any, ...]], Any] | None = None,
            compare: Compare = _same_values, share: Sequence[str] = (),
-           draws: bool = False, seed: int = 0, label: str = "") -> None:
+           draws: bool = False, seed: int = 0, label: str = "", fix: str = "") -> None:
     """Register a check that compares the learner's ``function`` with the reference's.
 
     ``function`` names it in messages and, unless ``call`` is given, is the top-level name
@@ -270,7 +270,8 @@ def agrees(function: str, cases: Cases, *, name: str = "",
     too (weights made by given code), so only the function itself is compared. ``draws``:
     the function draws random numbers; both get the same seed before each call. ``label``
     words a case in messages, from ``{function}`` and ``{text}`` (the case's text); by default
-    ``"{function}({text})"``, or ``"{function} with {text}"`` with ``call``.
+    ``"{function}({text})"``, or ``"{function} with {text}"`` with ``call``. ``fix`` is the
+    literal change a failure holds back for later (see ``fail``), the same for every case.
     """
     by_name = call is None
     call = call or (lambda space, args: getattr(space, function)(*args))
@@ -287,7 +288,12 @@ def agrees(function: str, cases: Cases, *, name: str = "",
         for index, case in enumerate(cases(random.Random(f"{seed}:{function}"))):
             what = (label or ("{function}({text})" if by_name else "{function} with {text}")
                     ).format(function=function, text=case.text)
-            _compare_case(code, ours, case, index, what, call, compare, draws)
+            try:
+                _compare_case(code, ours, case, index, what, call, compare, draws)
+            except CheckFailed as failure:
+                if not fix or failure.fix or isinstance(failure, MissingName):
+                    raise
+                raise CheckFailed(failure.args[0], fix) from None
             tried += 1
         return f"{function} agreed with ours on {tried} inputs, each called twice."
 

@@ -138,8 +138,9 @@ def module_review(request: HttpRequest, number: int) -> HttpResponse:
     lines = sorted({n for lesson in module.lessons for n in view.learned_lines(lesson)})
     return render(request, "linebyline/review.html", {
         "view": view, "module": module, "lessons": lessons, "quiz_data": quiz_data,
-        "summary": view.html(module.review.summary) if module.review else "",
-        "review_quiz": view.quiz_view(module.review.quiz, review_quiz) if module.review else [],
+        "summary": view.html(module.review.summary, module) if module.review else "",
+        "review_quiz": (view.quiz_view(module.review.quiz, review_quiz, module)
+                        if module.review else []),
         "line_count": len(lines),
         "rows": [row for row in view.program_rows() if row["number"] in lines],
         "next_module": view.next_module(module)})
