@@ -133,7 +133,7 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
     }
   }
 
-  function showChecks(result: CheckResult): void {
+  function showChecks(result: CheckResult, source: string): void {
     checksList.replaceChildren();
     let opened = false;
     for (const item of result.checks) {
@@ -166,7 +166,7 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
     if (progress.lesson(number).status === "not-started" && result.status !== "not-attempted") {
       recordEvent(exercise.course, number, { kind: "start" });
     }
-    recordEvent(exercise.course, number, { kind: "check", status: result.status, checks: result.checks });
+    recordEvent(exercise.course, number, { kind: "check", status: result.status, checks: result.checks, code: source });
     progress.update(number, (lesson) => {
       lesson.checks = { passed, total: result.checks.length };
       if (result.status === "pass") lesson.status = "done";
@@ -198,7 +198,7 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
       showChecks(await python.check({
         lesson: number, source, checks: await checksSource(), starter: exercise.starter,
         filename: exercise.filename, timeout: CHECK_TIMEOUT_S,
-      }));
+      }), source);
     } catch (error) {
       summary.textContent = (error as Error).message;
       summary.dataset.status = "error";

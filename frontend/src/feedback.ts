@@ -1,12 +1,14 @@
-// "Was this lesson clear?": sent with the CSRF token from its cookie; the server validates and
-// rate-limits.
+// "Was this lesson clear?": sent with the CSRF token from its cookie and this browser's random id
+// (who answers, for an anonymous learner); the server validates and rate-limits, per learner.
 import { csrfToken } from "./csrf";
+import { browserId } from "./events";
 
 export function setUpFeedback(form: HTMLFormElement): void {
   const result = form.querySelector<HTMLElement>("[data-feedback-result]")!;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(form);
+    data.set("browser", browserId()); // each learner's latest answer counts once, and has limits of its own
     if (!data.get("clear")) {
       result.textContent = "Choose yes or no first.";
       return;

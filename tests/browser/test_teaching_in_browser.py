@@ -86,9 +86,12 @@ def test_an_anonymous_learners_help_is_recorded_without_who_they_are(server, pag
         page.click('[data-action="hint"]')
     assert sent.value.status == 201
     body = json.loads(sent.value.request.post_data)
-    assert body["course"] == "microgpt" and len(body["browser"]) == 32
-    assert body["events"] == [{"kind": "hint", "hint": 1, "lesson": "7.5"},
-                              {"kind": "hint", "hint": 2, "lesson": "7.5"}]
+    assert body["course"] == "microgpt" and len(body["browser"]) == 32 and body["account"] == ""
+    assert [{key: event[key] for key in ("kind", "hint", "lesson")} for event in body["events"]] == [
+        {"kind": "hint", "hint": 1, "lesson": "7.5"}, {"kind": "hint", "hint": 2, "lesson": "7.5"}]
+    ids = [event["id"] for event in body["events"]]
+    assert len(set(ids)) == 2 and all(len(i) == 32 for i in ids)
+    assert all(0 <= body["sent"] - event["at"] < 15_000 for event in body["events"])
     assert sent.value.request.headers["x-csrftoken"]  # from the cookie the page came with
     rows = events_in(server)[before:]
     assert [(kind, hint) for kind, _, hint, _, _ in rows] == [("hint", 1), ("hint", 2)]

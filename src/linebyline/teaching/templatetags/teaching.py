@@ -1,11 +1,12 @@
-"""The learner's classes, shown on the account page (the accounts app's): the classes they are in,
-a form to join one with a code, and a button to leave each."""
+"""The learner's classes, shown on the account page (the accounts app's): the classes they teach,
+the ones they are in (a removed learner's too, with a button to take their work out), a form to
+join one with a code, and a button to leave each."""
 from __future__ import annotations
 
 from django import template
 
 from ..forms import JoinForm
-from ..models import Membership
+from ..models import Classroom, Membership
 
 register = template.Library()
 
@@ -15,4 +16,6 @@ def your_classes(context: template.Context) -> dict[str, object]:
     request = context["request"]
     memberships = (Membership.objects.filter(user=request.user).select_related("classroom")
                    .prefetch_related("classroom__teachers").order_by("classroom__name"))
-    return {"memberships": memberships, "form": JoinForm(), "csrf_token": context.get("csrf_token")}
+    taught = Classroom.objects.filter(teachers=request.user).order_by("archived", "name")
+    return {"memberships": memberships, "taught": taught, "form": JoinForm(),
+            "csrf_token": context.get("csrf_token")}
