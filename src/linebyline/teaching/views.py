@@ -132,7 +132,9 @@ def class_overview(request: HttpRequest, pk: int) -> HttpResponse:
     scope = class_scope(classroom, period)
     figures = _figures(scope, view)
     order = {lesson.number: index for index, lesson in enumerate(view.lessons)}
-    columns = [row["lesson"] for funnel in figures["funnels"] if funnel["active"] for row in funnel["rows"]]
+    # The grid's lessons: those of every module someone worked in (before anyone did: the first).
+    active = [funnel for funnel in figures["funnels"] if funnel["active"]] or figures["funnels"][:1]
+    columns = [row["lesson"] for funnel in active for row in funnel["rows"]]
     sort = request.GET.get("sort", "name")
     people = grid.sorted_rows(grid.member_rows(scope, figures["cells"], [c.number for c in columns]), sort)
     join_url = request.build_absolute_uri(reverse("join-class") + f"?code={classroom.shown_code}")
@@ -181,10 +183,14 @@ def _lesson_page(request: HttpRequest, scope: Scope, lesson: Lesson, period_form
              "labels": [str(check["index"]) for check in failing["checks"]],
              "series": [{"label": "runs failed", "color": "--chart-failed",
                          "values": [check["runs"] for check in failing["checks"]]}]}
-    people = []
+    people, waiting = [], []
     if scope.classroom is not None:
-        people = [{"member": member, "cell": cells.get((member.learner, lesson.number))}
-                  for member in scope.members]
+        # Who needs the teacher first: stuck, then trying, then the rest; who has not started, apart.
+        need = {grid.TRYING: 1, grid.SOLUTION: 2, grid.DONE: 3}
+        for member in scope.members:
+            cell = cells.get((member.learner, lesson.number))
+            (people if cell else waiting).append({"member": member, "cell": cell})
+        people.sort(key=lambda p: (p["cell"].stuck is None, need[p["cell"].state], p["member"].name.lower()))
         members = scope.by_learner
         for check in failing["checks"]:
             check["names"] = sorted(members[key].name for key in check["who"] if key in members)
@@ -192,6 +198,7 @@ def _lesson_page(request: HttpRequest, scope: Scope, lesson: Lesson, period_form
         "view": view, "scope": scope, "lesson": lesson, "row": row, "failing": failing,
         "help": stats.help_used(lesson, cells), "feedback": stats.feedback_for(scope, lesson),
         "charts": [chart] if failing["runs"] else [], "period_form": period_form, "people": people,
+        "waiting": waiting,
         "period_text": stats.PERIODS[scope.period], "lesson_url": lesson_url(lesson), **extra})
 
 

@@ -3,7 +3,11 @@ the ones they are in (a removed learner's too, with a button to take their work 
 join one with a code, and a button to leave each."""
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django import template
+from django.utils import timezone
+from django.utils.timesince import timesince
 
 from ..forms import JoinForm
 from ..models import Classroom, Membership
@@ -19,3 +23,9 @@ def your_classes(context: template.Context) -> dict[str, object]:
     taught = Classroom.objects.filter(teachers=request.user).order_by("archived", "name")
     return {"memberships": memberships, "taught": taught, "form": JoinForm(),
             "csrf_token": context.get("csrf_token")}
+
+
+@register.filter
+def lasted(since: datetime) -> str:
+    """How long ago `since` was ("3 days"), or nothing within the last minute."""
+    return timesince(since) if timezone.now() - since >= timedelta(minutes=1) else ""
