@@ -41,7 +41,7 @@ from linebyline.runtime import run_checks  # noqa: E402
 from tests.browser.conftest import CHROMIUM_FLAGS, Server, chromium_path  # noqa: E402
 
 # What only Python uses: Pyodide, the worker, the check runtime, the names, the lesson's checks.py.
-PYTHON_FILES = ("/static/pyodide/", "/dist/worker", "/runtime.json", "/data/input.txt", "/checks.py")
+PYTHON_FILES = ("/static/pyodide/", "/dist/worker", "/runtime.json", "/data/input.txt", "/checks.json")
 
 
 def transferred(page: Page, url: str) -> dict[str, int]:

@@ -79,7 +79,7 @@ def test_check_passes_the_solution_with_exit_code_0(tmp_path, course):
     assert result["lesson"] == "7.5" and result["status"] == "pass"
     assert [c["name"] for c in result["checks"]] == list(lesson.exercise.check_names)
     assert all(c["status"] == "pass" for c in result["checks"])
-    assert set(result) == {"lesson", "status", "checks", "stdout"}
+    assert set(result) == {"lesson", "status", "checks", "stdout", "traceback"}
 
 
 def test_check_calls_the_untouched_starter_not_attempted(tmp_path, course):

@@ -75,7 +75,7 @@ def lesson(loaded):
 def _run(lesson, source, starter=None):
     exercise = lesson.exercise
     return run_checks(source, exercise.checks_source, lesson=NUMBER, starter=starter,
-                      filename=exercise.filename)
+                      filename=exercise.filename, reference=exercise.solution)
 
 
 def _first_not_passing(result):

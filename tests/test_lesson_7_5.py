@@ -21,6 +21,7 @@ CHECKS = [
     "a value used twice adds up",
     "each node waits for all its users",
     "every gradient matches nudging",
+    "backward() on new graphs, twice each",
 ]
 MISTAKES = [
     "= instead of +=",
@@ -40,7 +41,8 @@ def lesson():
 def run(source: str, starter: str | None = None):
     exercise = lesson().exercise
     return run_checks(source, exercise.checks_source, lesson="7.5", starter=starter,
-                      filename=exercise.filename, checks_filename=str(exercise.checks_path))
+                      filename=exercise.filename, checks_filename=str(exercise.checks_path),
+                      reference=exercise.solution)
 
 
 def statuses(result) -> dict[str, str]:
@@ -142,10 +144,13 @@ def test_mistake_gets_its_message(index):
     assert not re.search(r"0x[0-9a-f]+", first.message)  # no object ids: the same every run
 
 
-def test_assign_message_reasons_about_e():
-    message = lesson().exercise.mistakes[0].message
-    assert "e.grad is -6 but should be -2" in message
-    assert "+=" in message
+def test_assign_message_reasons_about_e_and_holds_the_line_back():
+    mistake = lesson().exercise.mistakes[0]
+    assert "e.grad is -6 but should be -2" in mistake.message
+    assert "+=" not in mistake.message  # the diagnosis first; the line comes later
+    result = run(apply_edits(lesson().exercise.solution, mistake.edits))
+    assert result.checks[0].fix == mistake.fix
+    assert "`child.grad += local_grad * node.grad`" in mistake.fix
 
 
 @pytest.mark.parametrize("index", [1, 2, 3], ids=MISTAKES[1:])

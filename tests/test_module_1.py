@@ -59,7 +59,8 @@ def in_learner_folder(tmp_path, monkeypatch):
 
 def run(number, source):
     exercise = lesson(number).exercise
-    return run_checks(source, exercise.checks_source, lesson=number, filename=exercise.filename)
+    return run_checks(source, exercise.checks_source, lesson=number, filename=exercise.filename,
+                      reference=exercise.solution)
 
 
 @pytest.mark.parametrize("number", LESSONS)

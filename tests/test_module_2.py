@@ -54,7 +54,8 @@ def lesson(number):
 def run(number, source):
     exercise = lesson(number).exercise
     return run_checks(source, exercise.checks_source, lesson=number, starter=exercise.starter,
-                      filename=exercise.filename, checks_filename=str(exercise.checks_path))
+                      filename=exercise.filename, checks_filename=str(exercise.checks_path),
+                      reference=exercise.solution)
 
 
 @cache
@@ -98,7 +99,7 @@ def test_solution_passes_and_starter_is_not_attempted(number):
     assert run(number, exercise.solution).status == "pass"
     assert run(number, exercise.starter).status == "not-attempted"
     edited = run_checks(exercise.starter, exercise.checks_source, lesson=number,
-                        filename=exercise.filename)
+                        filename=exercise.filename, reference=exercise.solution)
     assert edited.status == "fail"  # the starter runs: it is unfinished, not broken
 
 

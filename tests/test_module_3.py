@@ -51,7 +51,8 @@ def lesson(number):
 def run(number, source, starter=None):
     exercise = lesson(number).exercise
     return run_checks(source, exercise.checks_source, lesson=number, starter=starter,
-                      filename=exercise.filename, checks_filename=str(exercise.checks_path))
+                      filename=exercise.filename, checks_filename=str(exercise.checks_path),
+                      reference=exercise.solution)
 
 
 @pytest.mark.parametrize("number", LESSONS)

@@ -81,7 +81,7 @@ def in_learner_folder(tmp_path, monkeypatch):
 def _first_not_passing(lesson, source):
     exercise = lesson.exercise
     result = run_checks(source, exercise.checks_source, lesson=lesson.number,
-                        starter=exercise.starter, filename=exercise.filename)
+                        starter=exercise.starter, filename=exercise.filename, reference=exercise.solution)
     return next((check for check in result.checks if check.status != "pass"), None)
 
 
@@ -308,10 +308,12 @@ def test_the_checks_follow_input_txt(lessons, tmp_path, monkeypatch):
     for number in PLAN:
         lesson = lessons[number]
         result = run_checks(lesson.exercise.solution, lesson.exercise.checks_source,
-                            lesson=number, filename=lesson.exercise.filename)
+                            lesson=number, filename=lesson.exercise.filename,
+                            reference=lesson.exercise.solution)
         assert result.status == "pass", (number, [(c.name, c.message) for c in result.checks])
     lesson = lessons["5.6"]
-    result = run_checks(lesson.exercise.solution, lesson.exercise.checks_source, lesson="5.6")
+    result = run_checks(lesson.exercise.solution, lesson.exercise.checks_source, lesson="5.6",
+                        reference=lesson.exercise.solution)
     assert "4 * 16 + 64 * 16 + 4 * 64" not in result.checks[-1].message
     assert result.checks[-1].message.startswith("1344 = 64 (wte) + 1024 (mlp_fc1) + 256 (mlp_fc2)")
 

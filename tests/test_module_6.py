@@ -50,7 +50,7 @@ def computed(number):
 def run(number, source):
     exercise = lesson(number).exercise
     return run_checks(source, exercise.checks_source, lesson=number, filename=exercise.filename,
-                      checks_filename=str(exercise.checks_path))
+                      checks_filename=str(exercise.checks_path), reference=exercise.solution)
 
 
 def first_not_passing(result):

@@ -223,8 +223,8 @@ def test_the_verdict_is_written_as_json_without_the_json_module():
 
 def test_checks_are_listed_as_dicts_for_json():
     data = run_checks(RIGHT, CHECKS).to_dict()
-    assert set(data) == {"lesson", "status", "checks", "stdout"}
-    assert set(data["checks"][0]) == {"name", "status", "message"}
+    assert set(data) == {"lesson", "status", "checks", "stdout", "traceback"}
+    assert set(data["checks"][0]) == {"name", "status", "message", "fix"}
 
 
 def test_two_checks_with_one_name_are_refused():

@@ -42,7 +42,8 @@ def test_the_terminal_and_the_browser_runtime_agree(learner, tmp_path, monkeypat
     monkeypatch.chdir(tmp_path)
     browser = run_checks(source, exercise.checks_source, lesson=lesson.number,
                          starter=exercise.starter, filename=exercise.filename,
-                         checks_filename=str(exercise.checks_path))
+                         checks_filename=str(exercise.checks_path),
+                         reference=exercise.solution)
     assert terminal.status == browser.status == learner.status
     assert [(c.name, c.status, c.message) for c in terminal.checks] == \
         [(c.name, c.status, c.message) for c in browser.checks]

@@ -162,6 +162,7 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
         : `${passed} / ${result.checks.length} checks pass.`;
     summary.dataset.status = result.status;
     if (result.stdout) write(result.stdout, "stdout");
+    if (result.traceback) write(result.traceback, "stderr");
     // Code checked within the moment before its draft is saved still started the lesson.
     if (progress.lesson(number).status === "not-started" && result.status !== "not-attempted") {
       recordEvent(exercise.course, number, { kind: "start" });
@@ -174,12 +175,13 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
     });
   }
 
-  // The lesson's checks.py, fetched once, as Python starts (a failed fetch is tried again on Check).
-  let checks: Promise<string> | null = null;
-  function checksSource(): Promise<string> {
+  // The lesson's checks.py and reference solution, fetched once, as Python starts (a failed
+  // fetch is tried again on Check).
+  let checks: Promise<{ checks: string; reference: string }> | null = null;
+  function checksSource(): Promise<{ checks: string; reference: string }> {
     checks ??= fetch(exercise.checksUrl).then(async (response) => {
       if (!response.ok) throw new Error(`the server answered ${response.status}`);
-      return response.text();
+      return (await response.json()) as { checks: string; reference: string };
     }).catch((error: Error) => {
       checks = null;
       throw new Error(`The lesson's checks could not be loaded (${error.message}). Check your connection, then press Check again.`);
@@ -195,8 +197,9 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
     busy(true);
     try {
       const source = editor.text();
+      const bundle = await checksSource();
       showChecks(await python.check({
-        lesson: number, source, checks: await checksSource(), starter: exercise.starter,
+        lesson: number, source, checks: bundle.checks, reference: bundle.reference, starter: exercise.starter,
         filename: exercise.filename, timeout: CHECK_TIMEOUT_S,
       }), source);
     } catch (error) {

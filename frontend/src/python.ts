@@ -9,10 +9,12 @@
 export type PythonState = "loading" | "ready" | "busy" | "failed";
 
 export interface CheckJob {
-  lesson: string; source: string; checks: string; starter: string; filename: string; timeout: number;
+  lesson: string; source: string; checks: string; reference: string; starter: string; filename: string; timeout: number;
 }
-export interface CheckItem { name: string; status: string; message: string }
-export interface CheckResult { lesson: string; status: string; checks: CheckItem[]; stdout: string }
+/** One check's outcome: `message` diagnoses; `fix` is the literal change, shown only later. */
+export interface CheckItem { name: string; status: string; message: string; fix: string }
+/** `traceback` is the learner's traceback of the first error ("" if none). */
+export interface CheckResult { lesson: string; status: string; checks: CheckItem[]; stdout: string; traceback: string }
 export interface RunResult { status: "ok" | "error" | "stopped"; line: number | null }
 
 interface Urls { worker: string; pyodide: string; runtime: string; dataset: string }

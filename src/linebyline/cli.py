@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from . import __version__, account_link, teacher_cli
+from . import __version__, account_link, attempts, teacher_cli
 from .assemble import Assembler, Assembly
 from .course import Course, CourseErrors, Lesson, courses_root, default_course_path, load_course
 from .dataset import BUNDLED_NAMES, DatasetError
@@ -197,7 +197,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
-        _print_result(lesson, result)
+        _print_result(lesson, result, _failures_in_a_row(args, lesson, result))
     login = account_link.current()
     if login is not None and result.status != "not-attempted":
         passed = sum(check.status == "pass" for check in result.checks)
@@ -210,17 +210,36 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0 if result.status == "pass" else 1
 
 
-def _print_result(lesson: Lesson, result: Result) -> None:
+def _failures_in_a_row(args: argparse.Namespace, lesson: Lesson, result: Result
+                       ) -> dict[str, int]:
+    """Each check's failures in a row in this terminal, this run included (attempts.py)."""
+    if result.status == "not-attempted":
+        return {}
+    outcomes = {check.name: (None if check.message.startswith("Not run") else
+                             check.status != "pass") for check in result.checks}
+    return attempts.record(_course(args.course).slug, lesson.number, outcomes)
+
+
+def _print_result(lesson: Lesson, result: Result, failures: dict[str, int] | None = None
+                  ) -> None:
     print(f"Lesson {lesson.number}, {lesson.title}: {result.status}")
+    failures = failures or {}
     for check in result.checks:
         print(f"  {SYMBOLS[check.status]} {check.name}" +
               ("" if check.status in ("pass", "fail") else f" ({check.status})"))
         if check.message and check.status != "pass":
             for line in check.message.splitlines():
                 print(f"      {line}")
+        if check.fix and check.status != "pass":
+            # The literal line waits: the diagnosis first, the line after three tries.
+            if failures.get(check.name, 0) >= attempts.FIX_AFTER:
+                print(f"      What to write: {check.fix}")
     if result.stdout.strip():
         print("\nYour code printed:")
         print(result.stdout.rstrip())
+    if result.traceback:
+        print("\nThe error, where it happened in your code:")
+        print(result.traceback.rstrip())
     passed = sum(check.status == "pass" for check in result.checks)
     print(f"\n{passed} / {len(result.checks)} checks pass.")
     if result.status == "not-attempted":
@@ -234,19 +253,29 @@ def cmd_lint(args: argparse.Namespace) -> int:
     for number in args.lesson or []:
         _lesson(course, number)  # an unknown number is a usage error, not an empty lint
     report = lint_course(course, require_full_coverage=args.require_full_coverage,
-                         only=args.lesson)
+                         only=args.lesson, strict=args.strict)
+    short = "✗" if args.strict else "!"
     for lesson_report in report.lessons:
         lesson = lesson_report.lesson
-        mark = "ok" if not lesson_report.problems else "PROBLEMS"
+        failed = lesson_report.problems or (args.strict and lesson_report.standard)
+        mark = "PROBLEMS" if failed else "below the standard" if lesson_report.standard else "ok"
         print(f"{lesson.number} {lesson.title}: {mark}")
         for note in lesson_report.notes:
             print(f"    {note}")
         for problem in lesson_report.problems:
             print(f"  ✗ {problem}")
+        for shortfall in lesson_report.standard:
+            print(f"  {short} {shortfall}")
     for note in report.notes:
         print(note)
     for problem in report.problems:
         print(f"✗ {problem}")
+    for shortfall in report.standard:
+        print(f"{short} {shortfall}")
+    shortfalls = len(report.standard) + sum(len(r.standard) for r in report.lessons)
+    if shortfalls and not args.strict:
+        print(f"\n{shortfalls} findings against the lesson standard (docs/authoring.md); "
+              "--strict makes them problems.")
     total = len(course.countable_lines())
     taught = total - len(report.uncovered)
     print(f"\n{course.program_name}: {taught} / {total} non-blank lines taught by a lesson.")
@@ -488,7 +517,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("file", help="your Python file")
     check.add_argument("--json", action="store_true",
                        help='print one JSON object: {"lesson", "status", "checks": [{"name", '
-                       '"status", "message"}], "stdout"}')
+                       '"status", "message", "fix"}], "stdout", "traceback"}')
     check.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                        help=f"time limit for your code (default {DEFAULT_TIMEOUT:g}, at most "
                        f"{MAX_TIMEOUT:g})")
@@ -508,6 +537,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="fail when any non-blank line of the program is taught by no lesson")
     lint.add_argument("--lesson", action="append", metavar="N",
                       help="prove only this lesson (repeat for more); the course still loads whole")
+    lint.add_argument("--strict", action="store_true",
+                      help="fail when a lesson falls short of the lesson standard (shuffle-proof "
+                      "choices, expected wrong numbers, no fix handed over in a message, ...)")
     lint.set_defaults(run=cmd_lint)
 
     assemble = commands.add_parser(

@@ -1,8 +1,11 @@
 """The child process of linebyline.computed: runs a lesson's solution, then one piece of code.
 
 Reads one JSON job on stdin ({"solution", "items": [{"code", "name"}]}) and writes one JSON
-object on stdout: {"results": [{"value": ...} or {"error": "..."}]}. Each item gets a fresh run
-of the solution, so no item can disturb another. What the solution prints is thrown away.
+object on stdout: {"results": [{"value": ...} or {"error": "..."}]}. Each item gets the solution's
+state as if freshly run, so no item can disturb another: where the system can fork, the
+solution runs once and each item runs in a forked copy of that state (a lesson has a dozen
+items, and some solutions take a second); elsewhere each item runs the solution again. What
+the solution prints is thrown away.
 """
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import contextlib
 import io
 import json
 import math
+import os
 import sys
 import traceback
 from typing import Any
@@ -34,26 +38,77 @@ def _plain(value: Any, path: str = "data") -> Any:
                      "can be shown")
 
 
-def _run(solution: str, code: str, name: str) -> dict[str, Any]:
+def _error(error: Exception) -> dict[str, Any]:
+    """The author's code failed: say what and where."""
+    where = ""
+    for frame in traceback.extract_tb(error.__traceback__):
+        if frame.filename in ("solution.py", "compute"):
+            where = f" ({frame.filename}, line {frame.lineno})"
+    return {"error": f"{type(error).__name__}: {error}{where}"}
+
+
+def _solved(solution: str) -> dict[str, Any]:
     namespace: dict[str, Any] = {"__name__": "lesson_solution"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(solution, "solution.py", "exec"), namespace)
+    return namespace
+
+
+def _item(namespace: dict[str, Any], code: str, name: str) -> dict[str, Any]:
     try:
         with contextlib.redirect_stdout(io.StringIO()):
-            exec(compile(solution, "solution.py", "exec"), namespace)
             exec(compile(code, "compute", "exec"), namespace)
         if name not in namespace:
             return {"error": f"it must set `{name}`"}
         return {"value": _plain(namespace[name], name)}
     except Exception as error:  # the author's code: say what and where
-        where = ""
-        for frame in traceback.extract_tb(error.__traceback__):
-            if frame.filename in ("solution.py", "compute"):
-                where = f" ({frame.filename}, line {frame.lineno})"
-        return {"error": f"{type(error).__name__}: {error}{where}"}
+        return _error(error)
+
+
+def _run(solution: str, code: str, name: str) -> dict[str, Any]:
+    try:
+        namespace = _solved(solution)
+    except Exception as error:
+        return _error(error)
+    return _item(namespace, code, name)
+
+
+def _forked(namespace: dict[str, Any], code: str, name: str) -> dict[str, Any]:
+    """One item in a forked copy of the solved state; its result comes back through a pipe."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: run the item, send the result, leave without cleanup
+        os.close(read)
+        try:
+            data = json.dumps(_item(namespace, code, name)).encode()
+        except BaseException as error:  # noqa: BLE001 - whatever happens, the parent hears
+            data = json.dumps({"error": f"{type(error).__name__}: {error}"}).encode()
+        with os.fdopen(write, "wb") as pipe:
+            pipe.write(data)
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        data = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    try:
+        return json.loads(data)
+    except ValueError:
+        return {"error": f"the computation ended without a result (status {status})"}
 
 
 def main() -> None:
     job = json.loads(sys.stdin.read())
-    results = [_run(job["solution"], item["code"], item["name"]) for item in job["items"]]
+    items = job["items"]
+    if not hasattr(os, "fork") or len(items) < 2:
+        results = [_run(job["solution"], item["code"], item["name"]) for item in items]
+    else:
+        try:
+            namespace = _solved(job["solution"])
+        except Exception as error:
+            results = [_error(error) for _ in items]
+        else:
+            sys.stdout.flush()
+            results = [_forked(namespace, item["code"], item["name"]) for item in items]
     sys.stdout.write(json.dumps({"results": results}))
 
 

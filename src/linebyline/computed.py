@@ -1,7 +1,10 @@
-"""What a lesson computes with its own code: the answers of its predictions, its widget's data.
+"""What a lesson computes with its own code: its predictions' answers (right and expected wrong
+ones), its widget's data, and the facts its prose quotes.
 
 Nothing a learner is shown as a fact is typed in by hand. A prediction's ``compute`` sets
-``answer``; a widget's ``compute`` sets ``data``; each runs after the lesson's solution, in a
+``answer`` (so does each of its expected wrong answers); a widget's ``compute`` sets ``data``;
+the lesson's ``facts`` sets ``facts``, a dict of the numbers its text quotes as ``{{name}}``;
+each runs after the lesson's solution, in a
 separate process whose working folder holds the names as ``input.txt`` (as the learner's code
 has it). Results are cached in memory and on disk, keyed by everything they depend on, so only
 the first look at a changed lesson pays for running it.
@@ -27,7 +30,7 @@ from .course.widgets import KINDS
 from .dataset import names_file
 
 TIMEOUT = 120.0  # seconds for all of one lesson's computations
-PROTOCOL = "1"  # bump when what is cached changes shape
+PROTOCOL = "2"  # bump when what is cached changes shape
 
 
 @dataclass
@@ -35,7 +38,9 @@ class Computed:
     """One lesson's computed values. ``answers[i]`` belongs to quiz question i (predictions only)."""
 
     answers: dict[int, float] = field(default_factory=dict)
+    wrong: dict[int, list[float]] = field(default_factory=dict)  # per question, in order
     data: Any = None
+    facts: dict[str, Any] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
 
@@ -58,11 +63,19 @@ def _names_digest() -> str:
     return _file_digest(str(path), stat.st_mtime_ns, stat.st_size)
 
 
-def _items(quiz: tuple[Question, ...], widget_code: str = "") -> list[dict[str, Any]]:
-    items = [{"code": q.compute, "name": "answer", "question": index}
-             for index, q in enumerate(quiz) if q.kind == "predict" and q.compute]
+def _items(quiz: tuple[Question, ...], widget_code: str = "", facts_code: str = ""
+           ) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    for index, question in enumerate(quiz):
+        if question.kind != "predict" or not question.compute:
+            continue
+        items.append({"code": question.compute, "name": "answer", "question": index})
+        items.extend({"code": wrong.compute, "name": "answer", "question": index,
+                      "wrong": number} for number, wrong in enumerate(question.wrong))
     if widget_code:
-        items.append({"code": widget_code, "name": "data", "question": None})
+        items.append({"code": widget_code, "name": "data", "question": None, "widget": True})
+    if facts_code:
+        items.append({"code": facts_code, "name": "facts", "question": None, "facts": True})
     return items
 
 
@@ -130,38 +143,75 @@ def _answers(quiz: tuple[Question, ...], items: list[dict[str, Any]],
         index = item["question"]
         if index is None:
             continue
-        place = f"{where}:{quiz[index].line}: question {index + 1}'s `compute`"
+        question = quiz[index]
+        wrong = item.get("wrong")
+        what = "`compute`" if wrong is None else f"wrong answer {wrong + 1}'s `compute`"
+        line = question.line if wrong is None else question.wrong[wrong].line
+        place = f"{where}:{line}: question {index + 1}'s {what}"
         value = result.get("value")
         if "error" in result:
             computed.problems.append(f"{place} failed: {result['error']}")
         elif (isinstance(value, bool) or not isinstance(value, (int, float))
               or not math.isfinite(value)):
             computed.problems.append(f"{place} must set `answer` to a number, not {value!r}")
-        else:
+        elif wrong is None:
             computed.answers[index] = float(value)
+        else:
+            computed.wrong.setdefault(index, []).append(float(value))
+    _distinct_wrong(quiz, where, computed)
+
+
+def _distinct_wrong(quiz: tuple[Question, ...], where: Path, computed: Computed) -> None:
+    """An expected wrong number must differ from the answer, and from the other wrong ones,
+    by more than the tolerance: else the learner would be told two things for one number."""
+    for index, values in computed.wrong.items():
+        question = quiz[index]
+        answer = computed.answers.get(index)
+        tolerance = max(question.tolerance, 1e-9)
+        for number, value in enumerate(values):
+            place = f"{where}:{question.wrong[number].line}: question {index + 1}'s wrong answer {number + 1}"
+            if answer is not None and abs(value - answer) <= tolerance:
+                computed.problems.append(f"{place} computes {value:g}, the right answer itself")
+            if any(abs(value - other) <= tolerance for other in values[:number]):
+                computed.problems.append(f"{place} computes {value:g}, like an earlier wrong answer")
 
 
 def compute_lesson(lesson: Lesson) -> Computed:
     """Run the lesson's computations (or read them from the cache) and check what came back."""
-    items = _items(lesson.quiz, lesson.explore.compute)
+    items = _items(lesson.quiz, lesson.explore.compute, lesson.facts)
     computed = Computed()
     if not items:
         return computed
     where = lesson.path / "lesson.yaml"
     results = _run(lesson.exercise.solution, items)
     _answers(lesson.quiz, items, results, where, computed)
-    if lesson.explore.compute:
-        result = results[-1]
-        place = f"{where}:{lesson.explore.line}: the widget's `compute`"
-        if "error" in result:
-            computed.problems.append(f"{place} failed: {result['error']}")
-        else:
+    for item, result in zip(items, results):
+        if item.get("widget"):
+            place = f"{where}:{lesson.explore.line}: the widget's `compute`"
+            if "error" in result:
+                computed.problems.append(f"{place} failed: {result['error']}")
+                continue
             problem = KINDS[lesson.explore.kind].check_data(result["value"])
             if problem:
                 computed.problems.append(f"{place} set `data` wrongly: {problem}")
             else:
                 computed.data = result["value"]
+        elif item.get("facts"):
+            _facts(result, f"{where}: `facts`", computed)
     return computed
+
+
+def _facts(result: dict[str, Any], place: str, computed: Computed) -> None:
+    value = result.get("value")
+    if "error" in result:
+        computed.problems.append(f"{place} failed: {result['error']}")
+    elif not isinstance(value, dict) or not all(
+            isinstance(item, (int, float, str)) and not isinstance(item, bool)
+            for item in value.values()):
+        computed.problems.append(f"{place} must set `facts` to a dict of numbers or text, "
+                                 f"not {value!r}")
+    else:
+        computed.facts = value
 
 
 def compute_review(module: Module) -> Computed:

@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import lesson_standard
 from .computed import compute_lesson, compute_review
 from .course import Course, Lesson, apply_edits
 from .sandbox import check_source
@@ -21,6 +22,9 @@ class LessonReport:
     lesson: Lesson
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Where the lesson falls short of the lesson standard (lesson_standard.py): problems too
+    # when linting with strict=True.
+    standard: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -30,16 +34,22 @@ class CourseReport:
     problems: list[str]  # course-wide
     uncovered: list[int]
     notes: list[str] = field(default_factory=list)
+    standard: list[str] = field(default_factory=list)  # course-wide, as LessonReport.standard
+    strict: bool = False
 
     @property
     def ok(self) -> bool:
-        return not self.problems and not any(report.problems for report in self.lessons)
+        shortfalls = bool(self.standard) or any(report.standard for report in self.lessons)
+        return (not self.problems and not any(report.problems for report in self.lessons)
+                and not (self.strict and shortfalls))
 
 
 def lint_course(course: Course, require_full_coverage: bool = False,
-                only: list[str] | None = None) -> CourseReport:
-    """Prove every lesson (or only the lessons numbered in ``only``)."""
+                only: list[str] | None = None, strict: bool = False) -> CourseReport:
+    """Prove every lesson (or only the lessons numbered in ``only``); with ``strict``, a lesson
+    that falls short of the lesson standard fails too."""
     problems = []
+    standard = []
     for module in course.modules:
         script = course.path / module.script
         if len(NUM_STEPS.findall(script.read_text(encoding="utf-8"))) != 1:
@@ -56,13 +66,21 @@ def lint_course(course: Course, require_full_coverage: bool = False,
             continue
         computed = compute_review(module)
         problems.extend(computed.problems)
+        standard.extend(lesson_standard.quiz_problems(module.review.quiz, str(module.review.path)))
         answers = ", ".join(f"{a:g}" for a in computed.answers.values())
         notes.append(f"module {module.number} review: {len(module.review.quiz)} questions"
                      + (f", predictions computed: {answers}" if answers else ""))
     # Each proof runs child processes, so threads keep every core busy; reports stay in order.
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         reports = list(pool.map(lambda lesson: lint_lesson(course, lesson), lessons))
-    return CourseReport(course, reports, problems, uncovered, notes)
+    if not only:
+        longest, total = lesson_standard.longest_share(course)
+        notes.append(f"the right choice is the longest in {longest} of {total} choice questions")
+        if total and longest > lesson_standard.LONGEST_SHARE * total:
+            standard.append(f"the right choice is the longest in {longest} of {total} choice "
+                            f"questions, more than {lesson_standard.LONGEST_SHARE:.0%}: length "
+                            "gives answers away")
+    return CourseReport(course, reports, problems, uncovered, notes, standard, strict)
 
 
 
@@ -104,6 +122,10 @@ def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
         elif first.message != mistake.message:
             report.problems.append(f"{place}: check {first.name!r} says\n    {first.message}\n"
                                    f"  but lesson.yaml expects\n    {mistake.message}")
+        elif first.fix != mistake.fix:
+            report.problems.append(f"{place}: check {first.name!r} holds back the fix\n    "
+                                   f"{first.fix or '(none)'}\n  but lesson.yaml's `fix` is\n    "
+                                   f"{mistake.fix or '(none)'}")
         if mistake.message in messages:
             report.problems.append(f"{place}: same message as mistake {messages[mistake.message]!r}"
                                    "; each known mistake needs its own message")
@@ -113,6 +135,7 @@ def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
 
     computed = compute_lesson(lesson)
     report.problems.extend(computed.problems)
+    report.standard.extend(lesson_standard.lesson_problems(course, lesson, computed))
     if computed.answers:
         report.notes.append("predictions computed: " +
                             ", ".join(f"{a:g}" for a in computed.answers.values()))

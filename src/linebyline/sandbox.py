@@ -213,6 +213,7 @@ def check_source(lesson: Lesson, source: str, *, timeout: float = DEFAULT_TIMEOU
         "filename": exercise.filename,
         "checks_source": exercise.checks_source,
         "checks_filename": str(exercise.checks_path),
+        "reference": exercise.solution,
         "starter": exercise.starter if untouched_is_not_attempted else None,
         "timeout": timeout,
         "memory_mb": memory_mb,

@@ -133,7 +133,8 @@ def main(evaluate=seal.evaluate, to_json=seal.to_json, StopRun=seal.StopRun, wri
             memory_limit=f"the {job['memory_mb']} MB memory limit",
             process_limit=f"the limit of {job['processes']} processes",
             file_limit=f"the {job['file_mb']} MB limit on files",
-            stop_reason=lambda: stopped[0] if stopped else None, progress=report)
+            stop_reason=lambda: stopped[0] if stopped else None, progress=report,
+            reference=job.get("reference"))
         setitimer(ITIMER_REAL, 0)
     except BaseException as error:  # noqa: BLE001 - a fault of ours, or a stop at the very end
         setitimer(ITIMER_REAL, 0)

@@ -47,9 +47,9 @@ class Background:
     """`linebyline ARGS` running while the test drives the browsers; `done()` waits for it."""
 
     def __init__(self, server: Server, *args: str) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "linebyline", *args], cwd=ROOT, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, env={**os.environ, "LINEBYLINE_DATA_DIR": str(server.data_dir)})
+        env = {**os.environ, "LINEBYLINE_DATA_DIR": str(server.data_dir)}
+        self.process = subprocess.Popen([sys.executable, "-m", "linebyline", *args], cwd=ROOT, env=env,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def done(self) -> str:
         out, err = self.process.communicate(timeout=120)

@@ -96,7 +96,8 @@ class Learner:
         return None
 
 
-def plan(names: list[str], rng: random.Random, checks: dict[str, int], hints: dict[str, int]) -> list[Learner]:
+def plan(names: list[str], rng: random.Random, checks: dict[str, int],
+         hints: dict[str, int]) -> list[Learner]:
     learners = []
     for name in names:
         learner = Learner(name)
@@ -134,20 +135,24 @@ def check_event(lesson: str, names: tuple[str, ...], failing: int | None, starte
     """A checked run as the page sends it: with `failing`, that check fails first, and the next
     one fails after it ("fix the check above first"), as often happens."""
     if starter:
+        untouched = [{"name": n, "status": "not-attempted", "message": "Not attempted yet."} for n in names]
         return {"lesson": lesson, "kind": "check", "status": "not-attempted", "code": "# starter",
-                "checks": [{"name": n, "status": "not-attempted", "message": "Not attempted yet."} for n in names]}
+                "checks": untouched}
     checks = []
     for index, name in enumerate(names):
         if failing is None or index < failing:
             checks.append({"name": name, "status": "pass", "message": ""})
         elif index == failing:
-            checks.append({"name": name, "status": "fail", "message": f"{name}: not yet (run {uuid.uuid4().hex[:4]})"})
+            message = f"{name}: not yet (run {uuid.uuid4().hex[:4]})"
+            checks.append({"name": name, "status": "fail", "message": message})
         elif index == failing + 1:
-            checks.append({"name": name, "status": "fail", "message": "This builds on the check above: fix the check above first."})
+            message = "This builds on the check above: fix the check above first."
+            checks.append({"name": name, "status": "fail", "message": message})
         else:
             checks.append({"name": name, "status": "pass", "message": ""})
+    what = "passing" if failing is None else f"failing at {failing}"
     return {"lesson": lesson, "kind": "check", "status": "pass" if failing is None else "fail",
-            "checks": checks, "code": f"# {lesson}, {'passing' if failing is None else f'failing at {failing}'}\n"}
+            "checks": checks, "code": f"# {lesson}, {what}\n"}
 
 
 def events_of(learner: Learner, names: dict[str, tuple[str, ...]], clock: Clock) -> list[dict]:
@@ -185,7 +190,8 @@ def act_through_the_endpoints(seat: Seat, learner: Learner, code: str, names, du
     learner.events = len(events)
     for lesson, answers in learner.feedback.items():
         for clear in answers:
-            seat.answer(lesson, clear, comment=f"{learner.name} on {lesson}: {'clear' if clear else 'not clear'}")
+            said = "clear" if clear else "not clear"
+            seat.answer(lesson, clear, comment=f"{learner.name} on {lesson}: {said}")
 
 
 def expected_rows(learners: list[Learner]) -> dict[str, list[str]]:
@@ -196,7 +202,7 @@ def expected_rows(learners: list[Learner]) -> dict[str, list[str]]:
         works = [learner.work[lesson] for learner, _ in cells if lesson in learner.work]
         to_pass = [work.runs for work in works if work.passed]
         hinted = sum(learner.hints(lesson) > 0 for learner, _ in cells)
-        latest = [answers[-1] for learner in learners for l, answers in learner.feedback.items() if l == lesson]
+        latest = [learner.feedback[lesson][-1] for learner in learners if lesson in learner.feedback]
         yes, no = latest.count(True), latest.count(False)
         median = statistics.median(to_pass) if to_pass else None
         rows[lesson] = [str(len(cells)), str(sum(learner.done(lesson) for learner, _ in cells)),
@@ -208,8 +214,8 @@ def expected_rows(learners: list[Learner]) -> dict[str, list[str]]:
 
 def all_sent(page: Page) -> None:
     """Wait until the page has sent every event it recorded (and the server said it has them)."""
-    page.wait_for_function("() => !(localStorage.getItem('linebyline-events:microgpt') || '').includes('kind')",
-                           timeout=20_000)
+    page.wait_for_function(
+        "() => !(localStorage.getItem('linebyline-events:microgpt') || '').includes('kind')", timeout=20_000)
 
 
 GRID = """() => Object.fromEntries([...document.querySelectorAll('[data-grid] tbody tr')].map(row => [
@@ -351,7 +357,8 @@ def assert_a_lesson_page(desk: Page, class_url: str, lesson: str, everyone: list
     expect(desk.locator("[data-feedback-totals]")).to_contain_text(
         f"{latest.count(True)} yes, {latest.count(False)} no")
     hinted = sum(learner.hints(lesson) >= 1 for learner in everyone)
-    expect(desk.locator("[data-hint='1']")).to_have_text(f"Hint 1: {hinted} learner{'' if hinted == 1 else 's'}")
+    learners = "learner" if hinted == 1 else "learners"
+    expect(desk.locator("[data-hint='1']")).to_have_text(f"Hint 1: {hinted} {learners}")
 
 
 def downloaded_csv(desk: Page, link: str) -> list[dict]:
@@ -392,8 +399,9 @@ def screenshots(desk: Page, class_url: str, folder: Path, stuck: str) -> None:
                 desk.wait_for_timeout(300)  # the charts draw
                 tall = desk.evaluate("document.documentElement.scrollHeight")
                 for part, top in enumerate(range(0, tall, 2 * height)):  # pieces a person can read
+                    clip = {"x": 0, "y": top, "width": width, "height": min(2 * height, tall - top)}
                     desk.screenshot(path=str(folder / f"{name}-{size}-{scheme}-{part}.png"), full_page=True,
-                                    clip={"x": 0, "y": top, "width": width, "height": min(2 * height, tall - top)})
+                                    clip=clip)
     desk.set_viewport_size({"width": 1280, "height": 900})
     desk.emulate_media(color_scheme="light")
 

@@ -11,7 +11,8 @@ from .classroom import PASSWORD, Background, make_sessions, sessions, signed_in_
 from .test_teaching_in_browser import passes_axe_and_fits_a_phone
 
 pytestmark = pytest.mark.browser
-MAKE_ACCOUNT = "from django.contrib.auth.models import User; User.objects.create_user({name!r}, password={password!r})"
+MAKE_ACCOUNT = ("from django.contrib.auth.models import User; "
+                "User.objects.create_user({name!r}, password={password!r})")
 
 
 def page_of(context, timeout: float = 20_000) -> Page:

@@ -186,7 +186,8 @@ def test_a_batch_sent_twice_is_stored_once(client, course):
     assert first.status_code == 201 and first.json() == {"saved": 3, "already_saved": 0}
     again = post(client, batch(*events[1:], named({"lesson": "7.5", "kind": "codealong"}, 4)))
     assert again.status_code == 201 and again.json() == {"saved": 1, "already_saved": 2}
-    assert LearningEvent.objects.count() == 4 and CheckFailure.objects.count() == 3
+    failing = len(course.lesson("7.5").exercise.check_names) - 1
+    assert LearningEvent.objects.count() == 4 and CheckFailure.objects.count() == failing
     twice_in_one = post(client, batch(named({"lesson": "7.4", "kind": "start"}, 5),
                                       named({"lesson": "7.4", "kind": "start"}, 5)))
     assert twice_in_one.json() == {"saved": 1, "already_saved": 1}

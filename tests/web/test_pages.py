@@ -68,13 +68,14 @@ def test_the_checks_come_by_their_own_url_not_in_the_page(client, course):
     page = response.content.decode()
     data = json.loads(page.split('<script id="exercise-data" type="application/json">')[1]
                       .split("</script>")[0])
-    assert "checks" not in data and data["checksUrl"].startswith(LESSON_URL + "checks.py?v=")
+    assert "checks" not in data and data["checksUrl"].startswith(LESSON_URL + "checks.json?v=")
     assert exercise.checks_source.splitlines()[0] not in page
     checks = client.get(data["checksUrl"])
-    assert checks.status_code == 200 and checks["Content-Type"].startswith("text/x-python")
-    assert checks.content.decode() == exercise.checks_source
+    assert checks.status_code == 200 and checks["Content-Type"] == "application/json"
+    # The solution comes with them: differential checks compare the learner's functions with it.
+    assert checks.json() == {"checks": exercise.checks_source, "reference": exercise.solution}
     assert "max-age=3600" in checks["Cache-Control"]
-    assert client.get("/lessons/7.9-no-such-lesson/checks.py").status_code == 404
+    assert client.get("/lessons/7.9-no-such-lesson/checks.json").status_code == 404
     assert client.post(data["checksUrl"]).status_code in (403, 405)
 
 
@@ -148,11 +149,11 @@ def test_feedback_is_validated_stored_and_shown_in_the_admin(client):
 
     User.objects.create_superuser("teacher", "t@example.com", "a long passphrase 42")
     admin = Client()
-    # Through the admin's sign-in form: django-axes counts sign-ins by request, which
-    # Client.login() does not pass.
-    signed_in = admin.post("/admin/login/?next=/admin/", {"username": "teacher",
-                                                          "password": "a long passphrase 42"})
-    assert signed_in.status_code == 302
+    # The admin's sign-in sends staff to the site's sign-in page (and its limits).
+    assert admin.get("/admin/login/?next=/admin/")["Location"].startswith("/accounts/login/")
+    signed_in = admin.post("/accounts/login/?next=/admin/", {"login": "teacher",
+                                                             "password": "a long passphrase 42"})
+    assert signed_in.status_code == 302 and signed_in["Location"] == "/admin/"
     listing = admin.get("/admin/linebyline/lessonfeedback/").content.decode()
     assert "The order part lost me." in listing and "7.5" in listing
 
@@ -316,3 +317,19 @@ def test_every_written_module_has_a_review_page(client, course):
         assert "Questions across the module" in text
         assert text.count('class="question"') == len(module.review.quiz) + sum(
             len(lesson.quiz) for lesson in module.lessons)
+
+
+
+def test_lesson_references_link_published_lessons_and_mark_planned_ones(copy):
+    import shutil
+
+    from linebyline.course import load_course
+    from linebyline.web.pages import CourseView
+
+    shutil.rmtree(next(copy.glob("lessons/1.6-*")))  # planned, not published in this copy
+    view = CourseView(load_course(copy), "test")
+    html = view.link_lessons("<p>See lessons 1.5 and 1.6, then lesson 99.1. "
+                             "<code>lesson 1.5</code></p>")
+    assert html == ('<p>See lessons <a href="/lessons/1.5-bos-and-vocab-size/">1.5</a> and '
+                    '1.6 <span class="soon">(coming soon)</span>, then lesson 99.1. '
+                    '<code>lesson 1.5</code></p>')

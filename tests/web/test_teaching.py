@@ -181,7 +181,8 @@ def test_the_lesson_page_shows_who_failing_checks_help_and_feedback(people, acti
     who = page.split("data-who>")[1].split("</table>")[0]
     assert re.search(r'data-learner="bob">.*?data-state>done with the solution<', who, re.S)
     charts = json.loads(page.split('id="chart-data" type="application/json">')[1].split("</script>")[0])
-    assert charts[0]["labels"] == ["1", "2", "3", "4"] and charts[0]["series"][0]["values"] == [2, 0, 0, 0]
+    assert charts[0]["labels"] == ["1", "2", "3", "4", "5"]
+    assert charts[0]["series"][0]["values"] == [2, 0, 0, 0, 0]
 
 
 def test_staff_see_every_learners_failures(people, activity):

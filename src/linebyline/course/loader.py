@@ -25,6 +25,7 @@ from .model import (
     Question,
     Review,
     Widget,
+    WrongAnswer,
 )
 from .widgets import KINDS
 
@@ -166,7 +167,7 @@ def _lesson(file: Path, course: Course, modules: dict[int, Module],
     before = len(errors)
     fields = Fields(str(file), yamlfile.load(file), errors)
     fields.only("number", "slug", "title", "lead", "minutes", "unlocks", "unlocked", "watch",
-                "explore", "build", "quiz")
+                "explore", "build", "quiz", "facts")
     number = str(fields.get("number", str) or "")
     match = LESSON_NUMBER.match(number)
     module = None
@@ -194,10 +195,20 @@ def _lesson(file: Path, course: Course, modules: dict[int, Module],
     explore = _widget(fields, course.path)
     exercise = _exercise(fields, file.parent)
     quiz = _quiz(fields)
+    facts = fields.get("facts", str, "") or ""
+    _compiles(fields, facts, "facts")
     if len(errors) > before or module is None or exercise is None or explore is None:
         return None
     return Lesson(number, slug, title, lead, minutes, module.number, module.script, unlocks,
-                  where, original, watch, explore, exercise, quiz, file.parent)
+                  where, original, watch, explore, exercise, quiz, file.parent, facts)
+
+
+def _compiles(fields: Fields, code: str, key: str) -> None:
+    if code:
+        try:
+            compile(code, key, "exec")
+        except SyntaxError as error:
+            fields.error(f"`{key}` has a syntax error: {error.msg}", key)
 
 
 ORIGINAL_LINES = 200  # the original microgpt.py's length, for checking links into it
@@ -334,12 +345,13 @@ def _edits(entry: Fields, key: str, text: str, what: str) -> tuple[Edit, ...]:
 
 
 def _mistake(entry: Fields, solution: str, check_names: tuple[str, ...]) -> Mistake:
-    entry.only("name", "edits", "check", "message")
+    entry.only("name", "edits", "check", "message", "fix")
     check = entry.get("check", str) or ""
     if check and check_names and check not in check_names:
         entry.error(f"no check is named {check!r} (checks: {'; '.join(check_names)})", "check")
     return Mistake(entry.get("name", str) or "", _edits(entry, "edits", solution, "solution"),
-                   check, entry.get("message", str) or "", entry.line())
+                   check, entry.get("message", str) or "", entry.line(),
+                   entry.get("fix", str, "") or "")
 
 
 def apply_edits(text: str, edits: tuple[Edit, ...]) -> str:
@@ -388,19 +400,25 @@ def _quiz(fields: Fields) -> tuple[Question, ...]:
                                       entry.get("explain", str, ""), tuple(choices),
                                       line=entry.line()))
         elif kind == "predict":
-            entry.only("kind", "prompt", "compute", "tolerance", "explain")
+            entry.only("kind", "prompt", "compute", "tolerance", "explain", "wrong", "worked")
             compute = entry.get("compute", str) or ""
             tolerance = entry.get("tolerance", float, 0.0)
             if tolerance is not None and tolerance < 0:
                 entry.error("`tolerance` must be 0 or more", "tolerance")
-            if compute:
-                try:
-                    compile(compute, "compute", "exec")
-                except SyntaxError as error:
-                    entry.error(f"`compute` has a syntax error: {error.msg}", "compute")
+            _compiles(entry, compute, "compute")
+            wrong = []
+            for item in entry.items("wrong", "wrong answer", required=False):
+                item.only("compute", "explain")
+                code = item.get("compute", str) or ""
+                _compiles(item, code, "compute")
+                explain = item.get("explain", str) or ""
+                if not code or not explain:
+                    item.error("a wrong answer needs `compute` (setting `answer`) and `explain`")
+                wrong.append(WrongAnswer(code, explain, item.line()))
             questions.append(Question("predict", entry.get("prompt", str) or "",
                                       entry.get("explain", str) or "", (), compute,
-                                      tolerance or 0.0, entry.line()))
+                                      tolerance or 0.0, entry.line(), tuple(wrong),
+                                      entry.get("worked", str, "") or ""))
         elif kind is not None:
             entry.error(f"`kind` must be choice or predict, not {kind!r}", "kind")
     return tuple(questions)

@@ -22,8 +22,9 @@ class Mistake:
     name: str
     edits: tuple[Edit, ...]
     check: str
-    message: str
+    message: str  # the diagnosis the check must give
     line: int  # in lesson.yaml, for lint reports
+    fix: str = ""  # the literal change the check must hold back for later ("" when none)
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,15 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class WrongAnswer:
+    """A number a learner is likely to give, computed like the answer, with its own feedback."""
+
+    compute: str  # code run after the solution that sets `answer`
+    explain: str  # the slip that gives this number
+    line: int = 0
+
+
+@dataclass(frozen=True)
 class Question:
     kind: str  # "choice" or "predict"
     prompt: str
@@ -73,6 +83,8 @@ class Question:
     compute: str = ""  # predict: code run after the solution that sets `answer`
     tolerance: float = 0.0
     line: int = 0  # in lesson.yaml, for reports
+    wrong: tuple[WrongAnswer, ...] = ()  # predict: expected wrong numbers
+    worked: str = ""  # predict: the worked answer shown after two misses (else `explain`)
 
 
 @dataclass(frozen=True)
@@ -92,6 +104,7 @@ class Lesson:
     exercise: Exercise
     quiz: tuple[Question, ...]
     path: Path
+    facts: str = ""  # code run after the solution that sets `facts`, numbers the prose quotes
 
     @property
     def key(self) -> tuple[int, ...]:

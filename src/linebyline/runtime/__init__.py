@@ -18,6 +18,7 @@ Checks never run against this public package: each run gets a private instance o
 before the learner's code runs (see seal.py), so the learner's file cannot patch what they use.
 """
 from . import seal  # noqa: F401 - first: it takes its copies before anything else can change them
+from .agree import Case, agrees, differ, number_lists, plain, value_graphs, words
 from .checks import CheckFailed, calling, check, fail
 from .numeric import close, nudge_grads, slope
 from .program import RunOutcome, learner_traceback, run_program
@@ -28,14 +29,27 @@ from .runner import (
     Result,
     StopRun,
     collect_checks,
+    crashed,
     printed,
+    reference,
     replacing,
+    rerun,
     run_checks,
 )
 from .words import listing, mismatches, number, plural, shown
 
 __all__ = [
     "STATUSES",
+    "Case",
+    "agrees",
+    "crashed",
+    "differ",
+    "number_lists",
+    "plain",
+    "reference",
+    "rerun",
+    "value_graphs",
+    "words",
     "CheckFailed",
     "CheckResult",
     "Limits",

@@ -51,13 +51,13 @@ def _entries(evaluate_json=seal.evaluate_json, to_json=seal.to_json, run_program
         return to_json({"status": outcome.status, "line": outcome.line})
 
     def check(lesson: str, source: str, checks: str, starter: str, filename: str,
-              timeout: float, stop_reason: Callable[[], object]) -> str:
+              timeout: float, stop_reason: Callable[[], object], reference: str = "") -> str:
         """Run a lesson's checks; return the result as JSON, exactly as the CLI's --json prints it."""
         try:
             return evaluate_json(
                 source, checks, lesson=lesson, starter=starter, filename=filename,
                 time_limit=f"the {timeout:g} s time limit", memory_limit="the memory available",
-                stop_reason=reason_of(stop_reason))
+                stop_reason=reason_of(stop_reason), reference=reference or None)
         finally:
             put_back()
 

@@ -13,24 +13,48 @@ _current_call: list[str] = []
 
 
 class CheckFailed(Exception):
-    """Raised by a check to say the learner's code did something other than expected."""
+    """Raised by a check to say the learner's code did something other than expected.
+
+    ``args[0]`` is the diagnosis (what was measured, what it should be, why); ``fix`` is the
+    literal change to make, which learners see only later (see :func:`fail`).
+    """
+
+    def __init__(self, message: str, fix: str = "") -> None:
+        super().__init__(message)
+        self.fix = fix
 
 
-def check(name: str) -> Callable[[CheckFunction], CheckFunction]:
-    """Register a check. Checks run in the order they are defined in the file."""
+def check(name: str, explains: tuple[type[BaseException], ...] = ()
+          ) -> Callable[[CheckFunction], CheckFunction]:
+    """Register a check. Checks run in the order they are defined in the file.
+
+    ``explains``: errors this check can explain when the learner's file raises one of them
+    before any check runs (2.3's loop reading past the end of `tokens`: ``(IndexError,)``). The
+    check then runs on the names the file had made by then, and if it fails, its diagnosis is
+    given with the error. Only a check whose names are set before the line that raises can
+    explain it; a check that looks at what comes after would only report the error's effect.
+    """
 
     def register(function: CheckFunction) -> CheckFunction:
         if any(existing == name for existing, _ in _registry):
             raise ValueError(f"two checks are named {name!r}")
+        function.explains = tuple(explains)  # type: ignore[attr-defined]
         _registry.append((name, function))
         return function
 
     return register
 
 
-def fail(message: str) -> None:
-    """End the current check as failed, with a message a beginner understands."""
-    raise CheckFailed(message)
+def fail(message: str, fix: str = "") -> None:
+    """End the current check as failed, with a message a beginner understands.
+
+    ``message`` diagnoses: the learner's values, what they should be, and why. ``fix`` is the
+    literal line to write (``"Write `child.grad += local_grad * node.grad`."``): the browser and
+    the terminal show it only after the same check failed three times in a row, or once the
+    learner opened the hint that gives it, so the hints keep their worth. A message must never
+    contain the fix itself (`linebyline lint` looks for the solution's lines in it).
+    """
+    raise CheckFailed(message, fix)
 
 
 class _Calling:

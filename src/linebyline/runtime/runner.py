@@ -1,9 +1,13 @@
 """Run a learner's file, then a lesson's checks against it, and say what happened in plain words.
 
 The contract (shared by the CLI's ``--json`` and the browser):
-``{"lesson", "status", "checks": [{"name", "status", "message"}], "stdout"}`` where every status
-is one of STATUSES. The lesson is ``pass`` only when every check passes, ``not-attempted`` when
-the file is still the untouched starter, ``error`` when the code could not run at all, else ``fail``.
+``{"lesson", "status", "checks": [{"name", "status", "message", "fix"}], "stdout", "traceback"}``
+where every status is one of STATUSES. The lesson is ``pass`` only when every check passes,
+``not-attempted`` when the file is still the untouched starter, ``error`` when the code could not
+run at all, else ``fail``. A check's ``message`` diagnoses (the learner's values, what they
+should be, why); its ``fix`` is the literal change, which learners are shown only after the same
+check failed three times or once they asked for the hint that gives it. ``traceback`` is the
+learner's traceback of the first error (their own frames only), for the Output panel.
 
 ``evaluate`` does the work and returns plain data; it is always called on a private instance of
 this package (see seal.py), so nothing the learner's file changes reaches the checks. Everything
@@ -32,6 +36,7 @@ CHECKED_NAME = "__checked__"
 MAX_STDOUT = 100_000  # characters kept from the learner's prints; the rest is counted
 MAX_QUOTED = 1_000  # characters of an error's own text quoted in a message
 NOT_RUN = "Not run: the run was stopped."
+REFERENCE_NAME = "reference.py"  # the lesson's solution, when checks compare with it
 
 
 def _no_reason() -> str | None:
@@ -56,36 +61,42 @@ class Limits:
 # Plain classes rather than dataclasses: dataclasses insist on finding their module in
 # sys.modules, and the private instances of this package (seal.py) are never put there.
 class CheckResult:
-    def __init__(self, name: str, status: str, message: str = "") -> None:
-        self.name, self.status, self.message = name, status, message
+    """One check's outcome. ``message`` diagnoses; ``fix`` is the literal change, shown later."""
+
+    def __init__(self, name: str, status: str, message: str = "", fix: str = "") -> None:
+        self.name, self.status, self.message, self.fix = name, status, message, fix
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, CheckResult) and (self.name, self.status, self.message) == (
-            other.name, other.status, other.message)
+        return isinstance(other, CheckResult) and (
+            self.name, self.status, self.message, self.fix) == (
+            other.name, other.status, other.message, other.fix)
 
     def __repr__(self) -> str:
-        return f"CheckResult({self.name!r}, {self.status!r}, {self.message!r})"
+        return f"CheckResult({self.name!r}, {self.status!r}, {self.message!r}, {self.fix!r})"
 
 
 class Result:
     def __init__(self, lesson: str, status: str, checks: list[CheckResult] | None = None,
-                 stdout: str = "") -> None:
+                 stdout: str = "", traceback: str = "") -> None:
         self.lesson, self.status, self.stdout = lesson, status, stdout
         self.checks = list(checks or [])
+        self.traceback = traceback  # the learner's traceback of the first error, or ""
 
     def __repr__(self) -> str:
         return f"Result({self.lesson!r}, {self.status!r}, {self.checks!r}, {self.stdout!r})"
 
     def to_dict(self) -> dict[str, Any]:
         return {"lesson": self.lesson, "status": self.status,
-                "checks": [{"name": c.name, "status": c.status, "message": c.message}
-                           for c in self.checks], "stdout": self.stdout}
+                "checks": [{"name": c.name, "status": c.status, "message": c.message,
+                            "fix": c.fix} for c in self.checks],
+                "stdout": self.stdout, "traceback": self.traceback}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Result:
         return cls(data["lesson"], data["status"],
-                   [CheckResult(c["name"], c["status"], c["message"]) for c in data["checks"]],
-                   data["stdout"])
+                   [CheckResult(c["name"], c["status"], c["message"], c.get("fix", ""))
+                    for c in data["checks"]],
+                   data["stdout"], data.get("traceback", ""))
 
 
 class _CappedText(io.TextIOBase):
@@ -120,23 +131,40 @@ class _CappedText(io.TextIOBase):
         return kept
 
 
+class MissingName(CheckFailed):
+    """A name the checks asked for is not among the learner's top-level names."""
+
+
+class _Program:
+    """A compiled file the checks can run again (``rerun``), and the lesson's reference."""
+
+    def __init__(self, code: CodeType, filename: str, reference_source: str | None = None
+                 ) -> None:
+        self.code, self.filename = code, filename
+        self.reference_source = reference_source
+        self.reference: LearnerCode | None = None  # run on first use, then kept
+
+
 class LearnerCode:
     """The learner's top-level names, as attributes; a missing name fails the check clearly."""
 
     def __init__(self, namespace: dict[str, Any], printed: str = "",
-                 ended_early: str = "") -> None:
+                 ended_early: str = "", program: _Program | None = None,
+                 crashed: str = "") -> None:
         self._namespace = namespace
         self._printed = printed
         self._ended_early = ended_early
+        self._program = program
+        self._crashed = crashed
 
     def __getattr__(self, name: str) -> Any:
         try:
             return self._namespace[name]
         except KeyError:
             if self._ended_early:
-                raise CheckFailed(f"Your code does not define `{name}`: {self._ended_early}, "
+                raise MissingName(f"Your code does not define `{name}`: {self._ended_early}, "
                                   "so the lines after it never ran.") from None
-            raise CheckFailed(
+            raise MissingName(
                 f"Your code does not define `{name}`. The starter has it: "
                 "was it renamed or deleted?"
             ) from None
@@ -145,6 +173,92 @@ class LearnerCode:
 def printed(code: LearnerCode) -> str:
     """What the learner's file printed while it ran, before any check (cut at MAX_STDOUT)."""
     return code._printed
+
+
+def crashed(code: LearnerCode) -> str:
+    """How the learner's file stopped with an error ("" when it ran to its end).
+
+    When a file raises, its checks still run on the names it had made by then, to find the
+    mistake that explains the error; a check can use this to word what it saw ("when your file
+    stopped" rather than "after the loop").
+    """
+    return code._crashed
+
+
+def _execute(program: _Program, files: Mapping[str, str] | None = None,
+             reference_source: str | None = None) -> LearnerCode:
+    """Run ``program``'s file again in a fresh namespace, its prints kept apart.
+
+    With ``files``, it runs in a new folder holding them (``{"input.txt": ...}``), removed
+    afterwards. The global random state is put back afterwards, so a run here changes nothing
+    for the checks after it. Errors of the file propagate, as from any call of the learner's.
+    """
+    import os
+    import random
+    import shutil
+    import tempfile
+
+    out = _CappedText()
+    saved_streams, saved_state = (sys.stdout, sys.stderr), random.getstate()
+    here = os.getcwd()
+    folder = None
+    namespace: dict[str, Any] = {"__name__": CHECKED_NAME, "__file__": program.filename,
+                                 "__builtins__": builtins}
+    ended_early = ""
+    try:
+        if files is not None:
+            folder = tempfile.mkdtemp(prefix="rerun-", dir=here)
+            for name, text in files.items():
+                with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
+                    file.write(text)
+            os.chdir(folder)
+        sys.stdout = sys.stderr = out
+        try:
+            exec(program.code, namespace)
+        except SystemExit as error:
+            ended_early = f"your file ended with {_exit_words(error)}"
+    finally:
+        sys.stdout, sys.stderr = saved_streams
+        random.setstate(saved_state)
+        sys.setrecursionlimit(BASE_RECURSION_LIMIT)
+        os.chdir(here)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+    return LearnerCode(namespace, out.text(), ended_early,
+                       _Program(program.code, program.filename, reference_source))
+
+
+def rerun(code: LearnerCode, files: Mapping[str, str]) -> LearnerCode:
+    """Run the same file once more, in a folder of its own holding ``files``; its names.
+
+    For lessons whose code is a script rather than functions: give it data the bundled names
+    file does not have (``{"input.txt": "a name longer than block_size\n..."}``) and compare
+    with ``rerun(reference(code), files)``. Use it inside ``with calling(...)``: an error of the
+    file is reported as an error of that call.
+    """
+    program = code._program
+    if program is None:
+        raise RuntimeError("rerun() needs the code object a check was given")
+    return _execute(program, files)
+
+
+def reference(code: LearnerCode) -> LearnerCode:
+    """The lesson's reference solution, run once in a namespace of its own: its top-level names.
+
+    Run on first use (most checks never need it), with its prints kept apart and the random
+    state put back afterwards, so the learner's code sees the same draws as without it.
+    """
+    program = code._program
+    if program is None or program.reference_source is None:
+        raise RuntimeError("this check run was given no reference solution")
+    if program.reference is None:
+        compiled = compile(program.reference_source, REFERENCE_NAME, "exec", dont_inherit=True)
+        try:
+            program.reference = _execute(_Program(compiled, REFERENCE_NAME))
+        except Exception as error:  # the reference is ours: lint proves it runs
+            raise RuntimeError(f"the lesson's reference solution raised "
+                               f"{type(error).__name__}: {_quoted(error)}") from None
+    return program.reference
 
 
 _ABSENT = object()
@@ -305,17 +419,74 @@ def _describe(error: BaseException, filename: str, call: str | None, limits: Lim
 
 
 def _all(names: list[str], status: str, first: str, rest: str) -> list[dict[str, str]]:
-    return [{"name": name, "status": status, "message": first if i == 0 else rest}
+    return [{"name": name, "status": status, "message": first if i == 0 else rest, "fix": ""}
             for i, name in enumerate(names)]
 
 
-def _report(lesson: str, status: str, checks: list[dict[str, str]], out: _CappedText
-            ) -> dict[str, Any]:
-    return {"lesson": lesson, "status": status, "checks": checks, "stdout": out.text()}
+def _report(lesson: str, status: str, checks: list[dict[str, str]], out: _CappedText,
+            traceback: str = "") -> dict[str, Any]:
+    return {"lesson": lesson, "status": status, "checks": checks, "stdout": out.text(),
+            "traceback": traceback}
 
 
 def _ignore(event: str, data: Mapping[str, str]) -> None:
     pass
+
+
+def _traceback_text(error: BaseException, filename: str) -> str:
+    """The learner's traceback, cut down to their own frames ("" if none is theirs)."""
+    from .program import learner_traceback
+
+    try:
+        text, line = learner_traceback(error, filename)
+    except Exception:  # noqa: BLE001 - a traceback that cannot be told is left out
+        return ""
+    return text if line is not None else ""
+
+
+NOT_RUN_CRASH = "Not run: your code has to run before it can be checked."
+
+
+def _diagnose_crash(checks: list[tuple[str, Any]], view: LearnerCode, error: BaseException
+                    ) -> tuple[int, CheckFailed] | None:
+    """The first check that explains a crash: one declared to explain such an error
+    (``@check(name, explains=...)``) that fails on the names the file made before it.
+
+    Checks that pass, raise, or miss a name (the file never got that far) explain nothing.
+    A stop (the time limit, Stop) ends the search: the crash is then told on its own.
+    """
+    for index, (_, function) in enumerate(checks):
+        if not isinstance(error, getattr(function, "explains", ())):
+            continue
+        take_current_call()
+        try:
+            function(view)
+        except MissingName:
+            continue
+        except CheckFailed as failure:
+            take_current_call()
+            return index, failure
+        except Exception:  # noqa: BLE001, S112 - this check cannot tell; the next may
+            continue
+        except BaseException:  # noqa: BLE001 - a stop: tell the crash as it is
+            return None
+    take_current_call()
+    return None
+
+
+def _crash_entries(checks: list[tuple[str, Any]], view: LearnerCode, crash: str,
+                   error: BaseException) -> list[dict[str, str]]:
+    """Every check's entry when the file raised: the crash, explained by a check if one can."""
+    names = [name for name, _ in checks]
+    found = _diagnose_crash(checks, view, error)
+    if found is None:
+        return _all(names, "error", crash, NOT_RUN_CRASH)
+    index, failure = found
+    entries = _all(names, "error", NOT_RUN_CRASH, NOT_RUN_CRASH)
+    entries[index] = {"name": names[index], "status": "error",
+                      "message": f"{crash} {_quoted_failure(failure)}",
+                      "fix": _fix_of(failure)}
+    return entries
 
 
 def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str | None = None,
@@ -324,18 +495,22 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
              stop_reason: Callable[[], str | None] = _no_reason, process_limit: str = "",
              file_limit: str = "",
              progress: Callable[[str, Mapping[str, str]], None] = _ignore,
-             checks_code: CodeType | None = None) -> dict[str, Any]:
+             checks_code: CodeType | None = None, reference: str | None = None
+             ) -> dict[str, Any]:
     """Execute ``source`` in a fresh namespace, then every check of ``checks_source`` on it.
 
     Returns the result contract as plain data. ``progress`` hears ``("code", {})`` before the
     learner's file runs, ``("check", {"name"})`` before each check and ``("checked", {"name",
-    "status", "message"})`` after it, so a caller in another process knows how far it got.
-    ``checks_code`` is ``checks_source`` compiled, when the caller has it already.
+    "status", "message", "fix"})`` after it, so a caller in another process knows how far it
+    got. ``checks_code`` is ``checks_source`` compiled, when the caller has it already.
+    ``reference`` is the lesson's solution, which checks may run and compare with
+    (:func:`reference`, :mod:`.agree`).
     """
     limits = Limits(time_limit, memory_limit, stop_reason, process_limit, file_limit)
     out = _CappedText()
     names: list[str] = []
     results: list[dict[str, str]] = []
+    first_traceback = ""
     saved = sys.stdout, sys.stderr
     saved_stdin = sys.stdin
     # Nothing to read, wherever this runs: input() meets an end of file at once (and exit(),
@@ -358,9 +533,13 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
         if problem:
             return _report(lesson, "error", _all(names, "error", problem, not_run), out)
 
+        # Tracebacks quote the learner's lines, although the file exists only in the editor.
+        import linecache
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         # The learner's file gets the real builtins, as with `python`, never this module's own.
         namespace: dict[str, Any] = {"__name__": CHECKED_NAME, "__file__": filename,
                                      "__builtins__": builtins}
+        program = _Program(code, filename, reference)
         ended_early = ""
         progress("code", {})
         sys.stdout = sys.stderr = out
@@ -375,11 +554,18 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
                            if line is not None else f"your file ended with {_exit_words(error)}")
         except BaseException as error:  # noqa: BLE001 - every way their file ends is described
             message = _describe(error, filename, None, limits)
-            return _report(lesson, "error", _all(names, "error", message, not_run), out)
+            trace = _traceback_text(error, filename)
+            if isinstance(error, Exception) and not isinstance(error, MemoryError):
+                # Their file raised: the checks look at what it made before, for the reason.
+                view = LearnerCode(namespace, out.text(), "", program, message)
+                entries = _crash_entries(checks, view, message, error)
+                sys.stdout, sys.stderr = saved
+                return _report(lesson, "error", entries, out, trace)
+            return _report(lesson, "error", _all(names, "error", message, not_run), out, trace)
         finally:
             sys.stdout, sys.stderr = saved
 
-        code_view = LearnerCode(namespace, out.text(), ended_early)
+        code_view = LearnerCode(namespace, out.text(), ended_early, program)
         for index, (name, function) in enumerate(checks):
             progress("check", {"name": name})
             take_current_call()
@@ -388,19 +574,23 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
                 returned = function(code_view)
             except CheckFailed as failure:
                 take_current_call()
-                entry = {"name": name, "status": "fail", "message": _quoted_failure(failure)}
+                entry = {"name": name, "status": "fail", "message": _quoted_failure(failure),
+                         "fix": _fix_of(failure)}
             except BaseException as error:  # noqa: BLE001
                 entry = {"name": name, "status": "error",
-                         "message": _describe(error, filename, take_current_call(), limits)}
+                         "message": _describe(error, filename, take_current_call(), limits),
+                         "fix": ""}
+                if not first_traceback:
+                    first_traceback = _traceback_text(error, filename)
                 if _ends_the_run(error, limits):
                     # The run is over: what is left cannot be trusted to finish either.
                     results.append(entry)
                     progress("checked", entry)
-                    results.extend({"name": later, "status": "error", "message": NOT_RUN}
-                                   for later, _ in checks[index + 1:])
+                    results.extend({"name": later, "status": "error", "message": NOT_RUN,
+                                    "fix": ""} for later, _ in checks[index + 1:])
                     break
             else:
-                entry = {"name": name, "status": "pass",
+                entry = {"name": name, "status": "pass", "fix": "",
                          "message": str.__str__(returned) if isinstance(returned, str) else ""}
             finally:
                 sys.stdout, sys.stderr = saved
@@ -419,7 +609,12 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
     statuses = {entry["status"] for entry in results}
     status = ("pass" if statuses == {"pass"} else
               "error" if statuses <= {"error"} else "fail")
-    return _report(lesson, status, results, out)
+    return _report(lesson, status, results, out, first_traceback)
+
+
+def _fix_of(failure: CheckFailed) -> str:
+    fix = getattr(failure, "fix", "")
+    return str.__str__(fix) if isinstance(fix, str) else ""
 
 
 def _quoted_failure(failure: CheckFailed) -> str:
@@ -442,6 +637,7 @@ def run_checks(
     filename: str = "your_code.py",
     checks_filename: str = "checks.py",
     limits: Limits | None = None,
+    reference: str | None = None,
 ) -> Result:
     """Run ``checks_source``'s checks on ``source`` (on a private instance, see seal.py)."""
     from . import seal
@@ -450,7 +646,7 @@ def run_checks(
     return Result.from_dict(seal.evaluate(
         source, checks_source, lesson=lesson, starter=starter, filename=filename,
         checks_filename=checks_filename, time_limit=limits.time, memory_limit=limits.memory,
-        stop_reason=limits.stopped))
+        stop_reason=limits.stopped, reference=reference))
 
 
 # --- JSON out, written here so that nothing the learner's code can patch (the json module,

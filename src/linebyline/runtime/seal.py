@@ -48,8 +48,8 @@ PACKAGE = __name__.rpartition(".")[0]  # linebyline.runtime
 RECURSION_LIMIT = sys.getrecursionlimit()
 # Copied as soon as this module loads. Any other module is copied when checks first import it.
 EARLY = ("__future__", "cmath", "collections", "collections.abc", "copy", "functools", "io",
-         "itertools", "json", "linecache", "math", "operator", "random", "re", "string",
-         "traceback", "types", "typing")
+         "itertools", "json", "linecache", "math", "operator", "os", "random", "re", "shutil",
+         "string", "tempfile", "traceback", "types", "typing")
 # Handed over as they are: copies of these would stop working (sys.stdout, say).
 SHARED = ("builtins", "sys")
 # How many lessons' compiled checks are kept (compiling 7.5's checks.py is most of a check's

@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
-from django_ratelimit.decorators import ratelimit
+from django_ratelimit.core import is_ratelimited
 
 from .forms import JoinForm
 from .models import Classroom, Membership
@@ -29,8 +29,13 @@ def _join(request: HttpRequest, classroom: Classroom) -> str:
     return f"You are already in “{classroom.name}”."
 
 
+def _tried_too_many_codes(request: HttpRequest) -> bool:
+    """One limiter for every code tried, whether by the join page (?code=...) or its form: the
+    page names the class a right code belongs to, so it must not be a cheaper way to guess."""
+    return is_ratelimited(request, group="join-class", key="user", rate=JOIN_RATE, increment=True)
+
+
 @login_required
-@ratelimit(key="user", rate=JOIN_RATE, method="POST", block=False)
 def join_class(request: HttpRequest) -> HttpResponse:
     view = course_view()
     if request.method == "POST":
@@ -40,7 +45,7 @@ def join_class(request: HttpRequest) -> HttpResponse:
     else:
         return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
     classroom = None
-    if getattr(request, "limited", False):
+    if form.is_bound and _tried_too_many_codes(request):
         form.is_valid()
         form.add_error(None, "You have tried many join codes in the last hour. Check the code with "
                              "your teacher, then try again later.")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import threading
 import time
 from functools import cached_property
@@ -20,6 +21,7 @@ from markdown_it import MarkdownIt
 from .. import runtime
 from ..computed import Computed, compute_lesson, compute_review
 from ..course import Course, Lesson, Module, default_course_path, load_course
+from ..course.prose import LESSON_REFERENCE, TAG, fill_facts
 from ..course.widgets import KINDS
 
 _markdown = MarkdownIt("commonmark", {"html": False, "typographer": True}).enable("table")
@@ -55,7 +57,7 @@ class CourseView:
 
     def __init__(self, course: Course, version: str) -> None:
         self.course, self.version = course, version
-        self._html: dict[str, str] = {}
+        self._html: dict[tuple[str, str], str] = {}
         self._computed: dict[str, Computed] = {}
         self._computing = threading.Lock()
 
@@ -79,7 +81,7 @@ class CourseView:
             return []
         keeper = module.lessons[-1].number
         return self._questions(module.review.quiz, f"review{module.number}",
-                               self.computed_review(module).answers,
+                               self.computed_review(module),
                                {"lesson": keeper, "touch": False})
 
     def widget_params(self, lesson: Lesson) -> dict[str, Any]:
@@ -104,11 +106,52 @@ class CourseView:
         return [{"label": f"{a}–{b}" if a != b else f"{a}",
                  "url": self.course.original_lines_url(a, b)} for a, b in lesson.original]
 
-    def html(self, text: str) -> str:
-        """Markdown rendered once per content version, however many pages show it."""
-        if text not in self._html:
-            self._html[text] = markdown(text)
-        return self._html[text]
+    def html(self, text: str, lesson: Lesson | None = None) -> str:
+        """Markdown rendered once per content version, however many pages show it: the
+        lesson's facts filled in, and references to other lessons linked (or "coming soon")."""
+        facts = self.computed(lesson).facts if lesson is not None and lesson.facts else {}
+        key = (text, lesson.number if facts and lesson else "")
+        if key not in self._html:
+            self._html[key] = self.link_lessons(markdown(fill_facts(text, facts)))
+        return self._html[key]
+
+    def inline(self, text: str, lesson: Lesson | None = None) -> str:
+        """One line of Markdown, as :meth:`html` does it, without a paragraph around it."""
+        facts = self.computed(lesson).facts if lesson is not None and lesson.facts else {}
+        return self.link_lessons(inline_markdown(fill_facts(text, facts)))
+
+    def link_lessons(self, html: str) -> str:
+        """"lesson 8.1" as a link to it, or marked "coming soon" while it is only planned.
+
+        Text inside code, links and preformatted blocks is left alone.
+        """
+        published = {lesson.number: lesson for lesson in self.lessons}
+        planned = {f"{m.number}.{i}" for m in self.course.modules
+                   for i in range(1, len(m.planned) + 1)}
+
+        def one(number: str) -> str:
+            if number in published:
+                return f'<a href="{lesson_url(published[number])}">{number}</a>'
+            if number in planned:
+                return f'{number} <span class="soon">(coming soon)</span>'
+            return number
+
+        def refer(match: re.Match[str]) -> str:
+            rest = re.sub(r"\d+\.\d+", lambda m: one(m.group(0)), match.group(3))
+            return f"{match.group(1)} {one(match.group(2))}{rest}"
+
+        parts, quiet = [], 0
+        for part in TAG.split(html):
+            if part.startswith("<"):
+                name = part[1:].split(None, 1)[0].rstrip(">").lower() if len(part) > 2 else ""
+                if name in ("code", "a", "pre"):
+                    quiet += 1
+                elif name in ("/code", "/a", "/pre"):
+                    quiet = max(0, quiet - 1)
+                parts.append(part)
+            else:
+                parts.append(part if quiet else LESSON_REFERENCE.sub(refer, part))
+        return "".join(parts)
 
     @cached_property
     def lessons(self) -> list[Lesson]:
@@ -194,37 +237,44 @@ class CourseView:
             # itself stays light (they are the largest part of a lesson's data).
             "checksUrl": reverse("checks", args=[f"{lesson.number}-{lesson.slug}"]) + f"?v={self.version}",
             "checkNames": list(exercise.check_names),
-            "hints": [self.html(hint) for hint in exercise.hints],
+            "hints": [self.html(hint, lesson) for hint in exercise.hints],
             # Captions are Markdown like hints (`code` in them), rendered here with HTML escaped.
-            "codealong": [{"title": c.title, "caption": self.html(c.caption), "find": c.find,
+            "codealong": [{"title": c.title, "caption": self.html(c.caption, lesson), "find": c.find,
                            "type": c.type} for c in exercise.codealong],
             "solutionUrl": reverse("solution", args=[f"{lesson.number}-{lesson.slug}"]),
             "runtimeUrl": reverse("runtime") + f"?v={runtime_version()}",
         }
 
     def quiz_data(self, lesson: Lesson) -> list[dict[str, Any]]:
-        return self._questions(lesson.quiz, lesson.number, self.computed(lesson).answers,
-                               {"lesson": lesson.number})
+        return self._questions(lesson.quiz, lesson.number, self.computed(lesson),
+                               {"lesson": lesson.number}, lesson)
 
-    def _questions(self, quiz: tuple, prefix: str, answers: dict[int, float],
-                   extra: dict[str, Any]) -> list[dict[str, Any]]:
+    def _questions(self, quiz: tuple, prefix: str, computed: Computed,
+                   extra: dict[str, Any], lesson: Lesson | None = None) -> list[dict[str, Any]]:
         questions = []
         for index, question in enumerate(quiz):
             item: dict[str, Any] = {"id": f"{prefix}-q{index + 1}", "kind": question.kind,
-                                    "explain": self.html(question.explain), **extra}
+                                    "explain": self.html(question.explain, lesson), **extra}
             if question.kind == "choice":
-                item["choices"] = [{"correct": c.correct, "explain": self.html(c.explain)}
+                item["choices"] = [{"correct": c.correct, "explain": self.html(c.explain, lesson)}
                                    for c in question.choices]
             else:
-                item["answer"] = answers.get(index)
+                item["answer"] = computed.answers.get(index)
                 item["tolerance"] = question.tolerance
+                # Expected wrong numbers, each with what it says about the slip behind it.
+                item["wrong"] = [{"answer": value, "explain": self.html(wrong.explain, lesson)}
+                                 for value, wrong in zip(computed.wrong.get(index, []),
+                                                         question.wrong)]
+                item["worked"] = self.html(question.worked or question.explain, lesson)
             questions.append(item)
         return questions
 
-    def quiz_view(self, quiz: tuple, data: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def quiz_view(self, quiz: tuple, data: list[dict[str, Any]], lesson: Lesson | None = None
+                  ) -> list[dict[str, Any]]:
         """What the quiz template shows: each question's prompt and choices as inline HTML."""
-        return [{"id": item["id"], "kind": question.kind, "prompt": inline_markdown(question.prompt),
-                 "choices": [inline_markdown(choice.text) for choice in question.choices]}
+        return [{"id": item["id"], "kind": question.kind,
+                 "prompt": self.inline(question.prompt, lesson),
+                 "choices": [self.inline(choice.text, lesson) for choice in question.choices]}
                 for question, item in zip(quiz, data)]
 
 

@@ -84,12 +84,12 @@ def lesson_context(view: CourseView, lesson: Lesson) -> dict[str, Any]:
     following = view.next_lesson(lesson)
     return {
         "view": view, "lesson": lesson, "module": view.module_of(lesson),
-        "lead": view.html(lesson.lead), "where": view.html(lesson.where),
+        "lead": view.html(lesson.lead, lesson), "where": view.html(lesson.where, lesson),
         "original_links": view.original_links(lesson),
         "widget_params": view.widget_params(lesson),
         "widget_assets": widget_assets(lesson.explore.kind),
-        "watch": view.html(lesson.watch),
-        "quiz": view.quiz_view(lesson.quiz, view.quiz_data(lesson)),
+        "watch": view.html(lesson.watch, lesson),
+        "quiz": view.quiz_view(lesson.quiz, view.quiz_data(lesson), lesson),
         "quiz_data": view.quiz_data(lesson),
         "exercise": view.exercise_data(lesson),
         "rows": view.program_rows(lesson),

@@ -1,3 +1,4 @@
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path, re_path
 
@@ -5,11 +6,15 @@ from . import mine, views
 
 LESSON = r"(?P<path>\d+\.\d+-[a-z0-9-]+)"
 
+# Staff sign in through the site's sign-in page, with its limits, not the admin's own form.
+admin.site.login = secure_admin_login(admin.site.login)
+handler429 = "linebyline.accounts.auth_views.too_many_requests"  # allauth answers with it
+
 urlpatterns = [
     path("", views.home, name="home"),
     re_path(rf"^lessons/{LESSON}/$", views.lesson_page, name="lesson"),
     re_path(rf"^lessons/{LESSON}/solution\.json$", views.solution, name="solution"),
-    re_path(rf"^lessons/{LESSON}/checks\.py$", views.checks, name="checks"),
+    re_path(rf"^lessons/{LESSON}/checks\.json$", views.checks, name="checks"),
     path("program/", views.program, name="program"),
     path("my-microgpt/", mine.page, name="my-microgpt"),
     path("my-microgpt/assemble", mine.assemble, name="my-microgpt-assemble"),
@@ -22,6 +27,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("", include("linebyline.teaching.urls")),
+    path("accounts/", include("linebyline.accounts.auth_urls")),  # django-allauth's pages
     path("accounts/", include("linebyline.accounts.urls")),
     path("api/", include("linebyline.accounts.api_urls")),
 ]

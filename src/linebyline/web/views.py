@@ -104,15 +104,17 @@ def solution(request: HttpRequest, path: str) -> JsonResponse:
 @require_safe
 @cache_control(public=True, max_age=3600)
 def checks(request: HttpRequest, path: str) -> HttpResponse:
-    """A lesson's checks.py, which the browser's Python runs on Check (the URL carries the
-    course version)."""
+    """What the browser's Python needs on Check (the URL carries the course version): the
+    lesson's checks.py, and its solution, which differential checks compare the learner's
+    functions with (the solution is no secret: "Stuck?" shows it)."""
     view, error = _course_or_error(request)
     if error:
         return JsonResponse({"error": "the course has errors"}, status=500)
     lesson = view.lesson_by_path(path)
     if lesson is None or lesson.exercise is None:
         raise Http404("No such lesson")
-    return HttpResponse(lesson.exercise.checks_source, content_type="text/x-python; charset=utf-8")
+    return JsonResponse({"checks": lesson.exercise.checks_source,
+                         "reference": lesson.exercise.solution})
 
 
 @require_safe
@@ -136,7 +138,7 @@ def module_review(request: HttpRequest, number: int) -> HttpResponse:
     if problems:
         return render(request, "linebyline/course_errors.html", {"errors": problems}, status=500)
     lessons = [{"lesson": lesson, "url": lesson_url(lesson),
-                "quiz": view.quiz_view(lesson.quiz, view.quiz_data(lesson)),
+                "quiz": view.quiz_view(lesson.quiz, view.quiz_data(lesson), lesson),
                 "lines": len(view.learned_lines(lesson))} for lesson in module.lessons]
     review_quiz = view.review_quiz_data(module)
     quiz_data = review_quiz + [item for lesson in module.lessons for item in view.quiz_data(lesson)]

@@ -10,7 +10,17 @@ its grad on, so the log is the processing order. The probe graph is chosen so th
 mistakes (walking forwards, appending before or inside the children loop) each leave a
 different order, and so that a breadth-first order is caught too.
 """
-from linebyline.runtime import calling, check, close, fail, mismatches, nudge_grads, number
+from linebyline.runtime import (
+    agrees,
+    calling,
+    check,
+    close,
+    fail,
+    mismatches,
+    nudge_grads,
+    number,
+    value_graphs,
+)
 
 # --- the Watch example: a=2, b=-3, c=10, e=a*b, d=e+c, L=d*e --------------------------------
 EXAMPLE = "a = Value(2), b = Value(-3), c = Value(10), e = a * b, d = e + c, L = d * e"
@@ -23,42 +33,50 @@ PROBE = "p = a * b, q = p + c, r = q * a, s = p * r, out = s + q"
 
 # --- what each kind of wrong order means, and what to change ------------------------------
 FORWARDS = ("Your loop walks `order` forwards, leaves first, so each node passes its grad on "
-            "before the nodes that use it have added their shares to it. Walk it backwards, "
-            "output first: `for node in reversed(order):`.")
+            "before the nodes that use it have added their shares to it. The walk has to start "
+            "at the output, the last node of `order`.")
+FORWARDS_FIX = "Walk the list backwards: `for node in reversed(order):`."
 PREORDER = ("visit() puts each node into `order` before its children, so in reversed(order) a "
             "node can come before the nodes that use it, and it passes on a grad that is not "
             "complete yet. Append the node after the `for child` loop, once all its children "
             "are in `order`: then reversed(order) puts every node after all of its users.")
-INSIDE = ("`order.append(node)` is inside the `for child` loop, so a node is appended once for "
-          "every child it has (and a leaf, which has none, never), and it passes its grad on "
-          "once per copy: the gradients pile up. Un-indent that line one level, so each node is "
-          "appended once, after the loop.")
+INSIDE = ("The line that appends the node is inside the `for child` loop, so a node is appended "
+          "once for every child it has (and a leaf, which has none, never), and it passes its "
+          "grad on once per copy: the gradients pile up. Un-indent that line one level, so each "
+          "node is appended once, after the loop.")
 NEVER = ("No node passed its grad on: the loop over reversed(order) never read any node's local "
          "grads. Is `order` still empty? visit() must append each node to `order`, after its "
          "`for child` loop.")
 
 # --- what each kind of wrong arithmetic means, once the order is right ----------------------
 ASSIGN_EXAMPLE = ("e is used twice, by d (d = e + c) and by L (L = d * e), so it gets two shares "
-                  "that must add up: 4 from L and -6 from d make -2. Your code keeps only the "
-                  "last one, because `child.grad = ...` replaces what was there, and a and b "
-                  "inherit the wrong e.grad. Write `child.grad += local_grad * node.grad` so "
-                  "the shares add up.")
-ASSIGN = ("Your code keeps only the last share, because `child.grad = ...` replaces what an "
-          "earlier user put there. Write `child.grad += local_grad * node.grad` so the shares "
-          "add up.")
+                  "that must add up: 4 from L and -6 from d make -2. Your e.grad is d's share "
+                  "alone: the second share replaced the first instead of adding to it, and a "
+                  "and b inherit the wrong e.grad.")
+ASSIGN = ("Each of these values gets a share from every node that uses it, and yours kept only "
+          "the last share: the chain-rule line replaces what an earlier user put into "
+          "child.grad instead of adding to it.")
+ADD_FIX = "Add the share instead of replacing: `child.grad += local_grad * node.grad`."
 NO_CHAIN = ("The nodes were visited in a right order, but nothing reached the children: every "
-            "grad except the output's stayed 0. Inside the inner loop, add local_grad * "
-            "node.grad to child.grad.")
+            "grad except the output's stayed 0. The innermost loop has to hand each child its "
+            "share of node's grad.")
+CHAIN_FIX = "In the innermost loop: `child.grad += local_grad * node.grad`."
 REPEATS = ("x appears twice among y's children, each time with local grad 3, and each of the "
            "two must add its share. Walk every (child, local grad) pair, for example with "
            "zip(node._children, node._local_grads), without dropping repeated children.")
 CHAIN = ("The order is right, so look at the chain-rule line: for every (child, local grad) "
-         "pair, child.grad must grow by local_grad * node.grad.")
+         "pair, the child's grad must grow by that pair's share, its local grad times this "
+         "node's grad.")
 
 
 def _wrong(grads, expected):
     """'e.grad is 4 but should be -2; ...' for each name whose grad is off, or ''."""
     return mismatches(grads, expected, label="{}.grad")
+
+
+def _fix_for(why):
+    """The literal change for an order problem, held back until the learner has tried."""
+    return FORWARDS_FIX if why == FORWARDS else ""
 
 
 def _matches(grads, expected):
@@ -200,12 +218,12 @@ def _(code):
     seen = f"With {EXAMPLE}, after L.backward(): {wrong}."
     problem = _watch_order(code)
     if problem is not None:
-        fail(f"{seen} {problem[1]}")
+        fail(f"{seen} {problem[1]}", fix=_fix_for(problem[1]))
     if _matches(grads, EXAMPLE_ASSIGN):
-        fail(f"{seen} {ASSIGN_EXAMPLE}")
+        fail(f"{seen} {ASSIGN_EXAMPLE}", fix=ADD_FIX)
     if all(close(grad, 0) for name, grad in grads.items() if name != "L"):
-        fail(f"{seen} {NO_CHAIN}")
-    fail(f"{seen} {CHAIN}")
+        fail(f"{seen} {NO_CHAIN}", fix=CHAIN_FIX)
+    fail(f"{seen} {CHAIN}", fix=CHAIN_FIX)
 
 
 @check("a value used twice adds up")
@@ -239,12 +257,12 @@ def _(code):
     seen = " ".join(seen)
     problem = _watch_order(code)
     if problem is not None:
-        fail(f"{seen} {problem[1]}")
+        fail(f"{seen} {problem[1]}", fix=_fix_for(problem[1]))
     if not branches_ok and (close(branches, 28) or close(branches, 8)):
-        fail(f"{seen} {ASSIGN}")
+        fail(f"{seen} {ASSIGN}", fix=ADD_FIX)
     if branches_ok and close(square, 3):
         fail(f"{seen} {REPEATS}")
-    fail(f"{seen} {CHAIN}")
+    fail(f"{seen} {CHAIN}", fix=CHAIN_FIX)
 
 
 @check("each node waits for all its users")
@@ -252,7 +270,7 @@ def _(code):
     problem = _watch_order(code)
     if problem is not None:
         seen, why = problem
-        fail(f"On the test graph {PROBE}, {seen}. {why}")
+        fail(f"On the test graph {PROBE}, {seen}. {why}", fix=_fix_for(why))
 
 
 MESSY = ("u = x * y + z ** 3, v = (u * u).log(), w = (x - z).relu(), k = (y * z).relu(), "
@@ -287,3 +305,30 @@ def _(code):
              f"a tiny h measures the true slopes of out, and backward() must agree: "
              f"{'; '.join(wrong)}. Each node has to pass local_grad * node.grad to each child, "
              f"adding to what is there, and only after every node that uses it has done so.")
+
+
+def _leaf_grads(space, args):
+    """out.backward() on a generated graph, then every leaf's grad, leaves in the order made.
+
+    Generated graphs reuse nodes (a value used by several others), so the grads only come out
+    right when shares add up and every node waits for its users; called twice on the same
+    graph, both backward()s add up the same way (ours and yours), so a set or list kept from
+    one call to the next shows.
+    """
+    out = args[0]
+    with calling("out.backward() on the generated graph"):
+        out.backward()
+    leaves, seen, stack = [], set(), [out]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.extend(node._children)
+        if not node._children:
+            leaves.append(node)
+    return [leaf.grad for leaf in sorted(leaves, key=lambda leaf: leaf.data)]
+
+
+agrees("backward()", value_graphs(), call=_leaf_grads,
+       name="backward() on new graphs, twice each")

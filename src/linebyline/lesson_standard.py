@@ -1,0 +1,179 @@
+"""The lesson standard that `linebyline lint` holds every lesson to, beyond "it works both ways".
+
+Each rule here reads a lesson's files (and what its code computed) and names what would mislead
+or game a learner:
+
+- a choice question whose right answer gives itself away by its length, or whose explanation
+  says "Right." a second time;
+- a predict question without expected wrong numbers (each with its own feedback);
+- a known mistake whose message hands over the very line to write (that belongs in `fix:`);
+- a lead that says "Sixteen lines" when the lesson unlocks 13;
+- a `{{fact}}` the lesson's `facts` does not compute, or a reference to a lesson the course does
+  not plan.
+
+The rules are documented in docs/authoring.md ("The lesson standard").
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from .computed import Computed
+from .course import Course, Lesson, Question
+from .course.prose import fact_names, lesson_references
+
+# A right choice this much longer than every other (and by this many characters) is a tell.
+LONGER_RATIO = 1.25
+LONGER_CHARS = 15
+# Over the whole course, the right choice may be the longest in at most this share of questions.
+LONGEST_SHARE = 0.5
+# A code span of the message this long, found in a line the learner writes, hands it over.
+GIVEAWAY_SPAN = 8
+NUMBER_WORDS = {word: n for n, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
+LINES_CLAIM = re.compile(r"\b(\d+|" + "|".join(NUMBER_WORDS) + r")\s+(?:new\s+)?lines?\b",
+                         re.IGNORECASE)
+STARTS_RIGHT = re.compile(r"^\s*(right|correct|yes)\b[.!,:]", re.IGNORECASE)
+
+
+def _length(text: str) -> int:
+    return len(" ".join(text.split()))
+
+
+def choice_problems(question: Question, place: str) -> Iterator[str]:
+    """A right choice that is much longer than every other; an explanation that says "Right."."""
+    if question.kind != "choice" or len(question.choices) < 2:
+        return
+    right = next(choice for choice in question.choices if choice.correct)
+    others = [_length(choice.text) for choice in question.choices if not choice.correct]
+    longest = max(others)
+    if _length(right.text) > LONGER_RATIO * longest and _length(right.text) - longest >= LONGER_CHARS:
+        yield (f"{place}: the right choice ({_length(right.text)} characters) is much longer "
+               f"than every other (at most {longest}): its length gives it away. Shorten it, "
+               "or make the others as full")
+    for text in (right.explain, question.explain):
+        if STARTS_RIGHT.match(text or ""):
+            yield (f"{place}: an explanation starts with {text.split()[0]!r}, but the page "
+                   "already says \"Right.\": start with the reason")
+
+
+def predict_problems(question: Question, place: str) -> Iterator[str]:
+    if question.kind == "predict" and not question.wrong:
+        yield (f"{place}: a predict question needs expected wrong answers (`wrong:`, each with "
+               "`compute` and `explain`): the numbers a learner gets from the likely slips")
+    if question.kind == "predict" and STARTS_RIGHT.match(question.explain or ""):
+        yield (f"{place}: the explanation starts with {question.explain.split()[0]!r}, but the "
+               "page already says \"Right.\": start with the reason")
+
+
+def quiz_problems(quiz: Iterable[Question], where: str) -> list[str]:
+    problems = []
+    for index, question in enumerate(quiz):
+        place = f"{where}:{question.line}: question {index + 1}"
+        problems.extend(choice_problems(question, place))
+        problems.extend(predict_problems(question, place))
+    return problems
+
+
+def longest_share(course: Course) -> tuple[int, int]:
+    """(questions whose right choice is the longest, choice questions) over the whole course."""
+    questions = [q for lesson in course.lessons() for q in lesson.quiz]
+    questions += [q for module in course.modules if module.review for q in module.review.quiz]
+    choices = [q for q in questions if q.kind == "choice" and len(q.choices) > 1]
+    longest = 0
+    for question in choices:
+        right = next(_length(c.text) for c in question.choices if c.correct)
+        if all(right > _length(c.text) for c in question.choices if not c.correct):
+            longest += 1
+    return longest, len(choices)
+
+
+def learner_lines(lesson: Lesson) -> list[str]:
+    """The lines the learner writes: in the solution, not in the starter, not comments."""
+    given = {" ".join(line.split()) for line in lesson.exercise.starter.splitlines()}
+    lines = []
+    for line in lesson.exercise.solution.splitlines():
+        text = " ".join(line.split())
+        if text and not text.startswith("#") and text not in given:
+            lines.append(text)
+    return lines
+
+
+def giveaway(message: str, lesson: Lesson) -> str:
+    """The learner's line (or the part of it) that ``message`` hands over, or ""."""
+    written = learner_lines(lesson)
+    starter = " ".join(lesson.exercise.starter.split())
+    flat = " ".join(message.split())
+    for line in written:
+        if len(line) >= 12 and line in flat:
+            return line
+    for span in re.findall(r"`([^`]+)`", flat):
+        span = span.strip()
+        if len(span) >= GIVEAWAY_SPAN and span not in starter and any(span in line
+                                                                      for line in written):
+            return span
+    return ""
+
+
+def mistake_problems(lesson: Lesson) -> list[str]:
+    problems = []
+    for mistake in lesson.exercise.mistakes:
+        given = giveaway(mistake.message, lesson)
+        if given:
+            problems.append(
+                f"{lesson.path / 'lesson.yaml'}:{mistake.line}: mistake {mistake.name!r}: its "
+                f"message hands over the line to write (`{given}`): diagnose in the message, "
+                "and give the line with fail(..., fix=...) and `fix:`")
+    return problems
+
+
+def lead_problems(course: Course, lesson: Lesson) -> list[str]:
+    """A count of lines in the lead must be one the lesson has: the lines it unlocks, the lines
+    the learner writes, or the whole program's."""
+    taught = len(lesson.unlocked_lines() & course.countable_lines())
+    written = len(learner_lines(lesson))
+    whole = {len(course.program_lines()), len(course.countable_lines())}
+    problems = []
+    for match in LINES_CLAIM.finditer(lesson.lead):
+        word = match.group(1).lower()
+        claimed = int(word) if word.isdigit() else NUMBER_WORDS[word]
+        if claimed not in {taught, written} | whole and not (claimed >= 100 and word.isdigit()):
+            problems.append(f"{lesson.path / 'lesson.yaml'}: the lead says {match.group(0)!r}, "
+                            f"but the lesson unlocks {taught} non-blank lines of the program "
+                            f"and the learner writes {written}")
+    return problems
+
+
+def lesson_texts(lesson: Lesson) -> Iterator[str]:
+    """Every piece of prose a learner reads on the lesson's page."""
+    yield from (lesson.lead, lesson.where, lesson.watch)
+    yield from lesson.exercise.hints
+    yield from (chapter.caption for chapter in lesson.exercise.codealong)
+    for question in lesson.quiz:
+        yield from (question.prompt, question.explain, question.worked)
+        for choice in question.choices:
+            yield from (choice.text, choice.explain)
+        yield from (wrong.explain for wrong in question.wrong)
+
+
+def reference_problems(course: Course, lesson: Lesson, computed: Computed) -> list[str]:
+    planned = {f"{m.number}.{i}" for m in course.modules for i in range(1, len(m.planned) + 1)}
+    problems = []
+    where = lesson.path / "lesson.yaml"
+    for text in lesson_texts(lesson):
+        for number in lesson_references(text):
+            if number not in planned:
+                problems.append(f"{where}: the text refers to lesson {number}, which the course "
+                                "does not plan")
+        for name in sorted(fact_names(text) - set(computed.facts)):
+            problems.append(f"{where}: the text quotes {{{{{name}}}}}, which `facts` does not "
+                            "compute")
+    return problems
+
+
+def lesson_problems(course: Course, lesson: Lesson, computed: Computed) -> list[str]:
+    """Every way ``lesson`` falls short of the standard."""
+    return (quiz_problems(lesson.quiz, str(lesson.path / "lesson.yaml"))
+            + mistake_problems(lesson) + lead_problems(course, lesson)
+            + reference_problems(course, lesson, computed))
