@@ -1,6 +1,7 @@
-"""Helpers for the class tests in Chromium: teachers made as an administrator would (the CLI),
-learners with real sessions made in bulk on the server, and what a learner's pages send (events,
-feedback, progress, joining) through the site's own endpoints, with that learner's cookies."""
+"""Helpers for the class tests in Chromium: `linebyline` commands run beside the browsers, accounts
+with real sessions made in bulk on the server (a teacher among them, as `linebyline teacher add`
+makes one), and what a learner's pages send (events, feedback, progress, joining) through the
+site's own endpoints, with that learner's cookies."""
 from __future__ import annotations
 
 import json
@@ -9,7 +10,7 @@ import subprocess
 import sys
 import uuid
 
-from playwright.sync_api import APIRequestContext, Browser, BrowserContext, Page, expect
+from playwright.sync_api import APIRequestContext, Browser, BrowserContext
 
 from .conftest import ROOT, Server
 
@@ -20,10 +21,15 @@ from importlib import import_module
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.models import User
+from linebyline.teaching.roles import make_teacher
 store = import_module(settings.SESSION_ENGINE).SessionStore
 made = {}
 for name in sys.argv[1:]:
+    teacher = name.startswith("teacher:")
+    name = name.removeprefix("teacher:")
     user = User.objects.create_user(name)  # no password: they never sign in by a form
+    if teacher:
+        make_teacher(user)  # what `linebyline teacher add` does
     session = store()
     session[SESSION_KEY] = str(user.pk)
     session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
@@ -36,11 +42,6 @@ print("SESSIONS" + json.dumps(made))
 
 def unique(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:6]}"
-
-
-def linebyline(server: Server, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "linebyline", *args], cwd=ROOT, capture_output=True,
-                          text=True, env={**os.environ, "LINEBYLINE_DATA_DIR": str(server.data_dir)})
 
 
 class Background:
@@ -57,19 +58,9 @@ class Background:
         return out
 
 
-def make_teacher(server: Server, name: str) -> None:
-    """An account, made a teacher by `linebyline teacher add` (no admin)."""
-    made = linebyline(server, "manage", "shell", "-c",
-                      f"from django.contrib.auth.models import User; "
-                      f"User.objects.create_user({name!r}, password={PASSWORD!r})")
-    assert made.returncode == 0, made.stderr
-    added = linebyline(server, "teacher", "add", name)
-    assert added.returncode == 0 and f"{name} is a teacher now" in added.stdout, added.stderr
-
-
 def make_sessions(server: Server, names: list[str]) -> Background:
-    """Accounts for `names`, each signed in (one process makes them all): `sessions(...)` of it
-    gives their session keys."""
+    """Accounts for `names`, each signed in (one process makes them all; "teacher:NAME" makes a
+    teacher): `sessions(...)` of it gives their session keys."""
     return Background(server, "manage", "shell", "-c",
                       "import sys; sys.argv = [''] + " + repr(names) + "\n" + SESSIONS)
 
@@ -79,20 +70,16 @@ def sessions(made: Background) -> dict[str, tuple[str, int]]:
     return {name: tuple(made) for name, made in json.loads(made.done().split("SESSIONS", 1)[1]).items()}
 
 
-def signed_in_context(browser: Browser, server: Server, session: str) -> BrowserContext:
-    """A browser signed in with `session`, holding a CSRF cookie as if it had opened a page."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
+def sign_in_with(context: BrowserContext, server: Server, session: str) -> None:
+    """The browser is signed in with `session`, and holds a CSRF cookie as if it had opened a page."""
     context.add_cookies([{"name": "sessionid", "value": session, "url": server.url},
                          {"name": "csrftoken", "value": uuid.uuid4().hex, "url": server.url}])
+
+
+def signed_in_context(browser: Browser, server: Server, session: str) -> BrowserContext:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    sign_in_with(context, server, session)
     return context
-
-
-def sign_in(page: Page, server: Server, name: str) -> None:
-    page.goto(server.url + "/accounts/login/")
-    page.get_by_label("Username").fill(name)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.locator("[data-signed-in-as]")).to_have_text(name)
 
 
 class Seat:

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .classroom import Background, Seat, make_sessions, sessions, signed_in_context, unique
+from .classroom import Seat, make_sessions, sessions, sign_in_with, signed_in_context, unique
 from .test_accounts_browser import sign_up
 from .test_sync_browser import synced, type_draft
 
@@ -416,19 +416,20 @@ def test_a_class_of_30_behind_one_address_is_counted_right(server, browser: Brow
     teacher = unique("teacher")
     room = Room(browser)
     try:
-        # The accounts are made on the server while three learners sign up on the real pages.
-        made = make_sessions(server, [teacher] + [learner.name for learner in learners])
+        # The accounts are made on the server while a learner imports earlier work and signs up.
         early, asker, coder = (Learner(unique(who)) for who in ("early", "asker", "coder"))
+        made = make_sessions(server, [f"teacher:{teacher}", asker.name, coder.name]
+                             + [learner.name for learner in learners])
         early.before = {"1.1": 2, "1.2": 0}
         asker.work = {"1.3": Work("1.3", [], hints=2, passed=False)}
         asker.feedback = {"1.3": [False, True]}
         asker.events, early.events = 2, 0
         seats = {who.name: room.page(timeout=30_000) for who in (early, asker, coder)}
         import_earlier_work(seats[early.name], server)
-        for who in (early, asker, coder):
-            sign_up(seats[who.name], server, who.name)
+        sign_up(seats[early.name], server, early.name)
         keys = sessions(made)
-        Background(server, "teacher", "add", teacher).done()  # as an administrator would
+        for who in (asker, coder):
+            sign_in_with(seats[who.name].context, server, keys[who.name][0])
 
         desk = room.page()
         desk.context.add_cookies([{"name": "sessionid", "value": keys[teacher][0], "url": server.url}])
