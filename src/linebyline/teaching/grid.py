@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery
+from django.db.models import Count, F, Max, Min, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from . import earlier
@@ -90,9 +90,8 @@ class Cell:
         return STATE_WORDS[state]
 
 
-def _runs_to_pass(scope: Scope) -> dict[tuple[str, str], int]:
+def _runs_to_pass(events: QuerySet) -> dict[tuple[str, str], int]:
     """Per learner and lesson passed: the checked runs it took, the passing one included."""
-    events = scope.events
     first_pass = (events.filter(kind=CHECK, status=PASS, lesson=OuterRef("lesson"),
                                 learner=OuterRef("learner"))
                   .order_by("created", "id").values("created")[:1])
@@ -102,8 +101,8 @@ def _runs_to_pass(scope: Scope) -> dict[tuple[str, str], int]:
     return {(row["learner"], row["lesson"]): row["n"] for row in counted}
 
 
-def event_cells(scope: Scope) -> dict[tuple[str, str], Cell]:
-    rows = scope.events.values("learner", "lesson").annotate(
+def event_cells(events: QuerySet) -> dict[tuple[str, str], Cell]:
+    rows = events.values("learner", "lesson").annotate(
         started=Min("created"), last=Max("created"),
         passed=Min("created", filter=Q(kind=CHECK, status=PASS)),
         runs=Count("id", filter=Q(kind=CHECK, status__in=ATTEMPTED)),
@@ -111,7 +110,7 @@ def event_cells(scope: Scope) -> dict[tuple[str, str], Cell]:
         codealong=Count("id", filter=Q(kind=LearningEvent.CODEALONG)),
         solution=Min("created", filter=Q(kind=LearningEvent.SOLUTION)),
     ).order_by()
-    to_pass = _runs_to_pass(scope)
+    to_pass = _runs_to_pass(events)
     return {(row["learner"], row["lesson"]): Cell(
         learner=row["learner"], lesson=row["lesson"], started=row["started"], last=row["last"],
         passed=row["passed"], runs=row["runs"], runs_to_pass=to_pass.get((row["learner"], row["lesson"])),
@@ -178,7 +177,7 @@ def _add_stuck(scope: Scope, cells: dict[tuple[str, str], Cell]) -> None:
 
 def cells_for(scope: Scope, lessons: set[str]) -> dict[tuple[str, str], Cell]:
     """Every started (learner, lesson) of the scope, keyed so; a class's with progress and stuck flags."""
-    cells = {key: cell for key, cell in event_cells(scope).items() if key[1] in lessons}
+    cells = event_cells(scope.events.filter(lesson__in=sorted(lessons)))
     if scope.classroom is not None:
         _add_progress(scope, cells, lessons)
         _add_stuck(scope, cells)
