@@ -156,6 +156,13 @@ def test_a_teacher_makes_a_class_a_learner_joins_works_and_the_teacher_sees_it(s
         passes_axe_and_fits_a_phone(seat)
 
         # A lesson: half the work, a failing check; a hint; the rest, every check passes.
+        sent = []  # every batch the pages send to /events/ (a route sees those sent as a page goes, too)
+
+        def keep(route) -> None:
+            sent.append(json.loads(route.request.post_data))
+            route.continue_()
+
+        seat.route("**/events/", keep)
         seat.goto(server.url + LESSON)
         wait_for_python(seat)
         replace_todo(seat, "# TODO (one line): add `node`", "order.append(node)")
@@ -167,7 +174,15 @@ def test_a_teacher_makes_a_class_a_learner_joins_works_and_the_teacher_sees_it(s
         replace_todo(seat, "# TODO (one line): the chain rule", "child.grad += local_grad * node.grad")
         assert check_and_wait(seat).startswith("All")
         seat.goto(server.url + "/accounts/")  # what is still queued goes as the page is left
+        # ... and what is not acknowledged yet, again by the next page (Playwright's route answers
+        # only while Playwright waits: so wait in the browser).
+        nothing_waits = "() => !(localStorage.getItem('linebyline-events:microgpt') || '').includes('kind')"
+        seat.wait_for_function(nothing_waits, timeout=20_000)
         kinds = [(kind, status) for kind, status, *_ in wait_for_events(server, "lena", 4)]
+        checks = [event for body in sent for event in body["events"] if event["kind"] == "check"]
+        assert checks and all("order.append(node)" in event["code"] for event in checks)  # signed in
+        # The check results carry the course's own fix for each check: never sent as if seen.
+        assert all(set(check) == {"name", "status", "message"} for e in checks for check in e["checks"])
         assert kinds == [("start", ""), ("check", "fail"), ("hint", ""), ("check", "pass")]
 
         desk.goto(class_page)
