@@ -104,7 +104,6 @@ class EventLog {
   private timer: number | undefined;
   private sending = false;
   private backoff = 0;
-  private readonly browser = browserId();
   private readonly pending: Pending;
 
   constructor(private readonly course: string) {
@@ -147,7 +146,8 @@ class EventLog {
   private post(batch: Queued[], token: string, keepalive: boolean): Promise<Response> {
     const account = batch[0]?.account ?? "";
     const events = batch.map(({ account: _, ...event }) => event);
-    const body = JSON.stringify({ course: this.course, browser: this.browser, account, sent: Date.now(), events });
+    // The browser's id is made when there is something to send (a page that only looks, leaves none).
+    const body = JSON.stringify({ course: this.course, browser: browserId(), account, sent: Date.now(), events });
     return fetch(ENDPOINT, {
       method: "POST", keepalive: keepalive && body.length < KEEPALIVE_BYTES, credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRFToken": token },
