@@ -389,7 +389,8 @@ def screenshots(desk: Page, class_url: str, folder: Path, stuck: str) -> None:
     desk.goto(class_url)
     pages = {"class": class_url, "lesson": desk.locator('tr[data-lesson-row="1.5"] a').get_attribute("href"),
              "learner": desk.locator(f'[data-learner="{stuck}"] th a').get_attribute("href"),
-             "settings": desk.get_by_role("link", name="Class settings").get_attribute("href")}
+             "settings": desk.get_by_role("link", name="Class settings").get_attribute("href"),
+             "home": "/teach/", "account": "/accounts/"}
     for width, height, size in ((1280, 900, "desk"), (390, 844, "phone")):
         desk.set_viewport_size({"width": width, "height": height})
         for scheme in ("light", "dark"):

@@ -45,7 +45,7 @@ def test_a_teacher_made_by_the_cli_runs_a_class_without_the_admin(server, browse
 
         # A co-teacher, by user name; a new name.
         desk.get_by_role("link", name="Class settings").click()
-        desk.get_by_label("User name").fill(co.upper())  # as it was heard: any case
+        desk.get_by_label("Co-teacher's user name").fill(co.upper())  # as it was heard: any case
         desk.get_by_role("button", name="Add a co-teacher").click()
         expect(desk.locator(".messages")).to_contain_text(f"{co} now teaches “Room 12”")
         expect(desk.locator(f'[data-teacher="{co}"]')).to_be_visible()

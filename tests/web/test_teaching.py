@@ -278,6 +278,8 @@ def test_a_learner_who_keeps_failing_the_same_check_is_stuck(people, classroom):
     send(client, check("fail", statuses=["pass", "fail", "pass", "pass"]))  # another check: a new streak
     send(client, *[check("fail", "fail", "grad is 0") for _ in range(3)])
     page = class_page(people, classroom)
+    home = signed_in(people["teacher"]).get("/teach/").content.decode()
+    assert re.search(r"data-stuck-count>1 stuck<", home)  # the teacher's list of classes says so too
     stuck = page.split("data-stuck-list>")[1].split("</ul>")[0]
     assert 'data-stuck="eve 7.5"' in stuck
     assert "failed “the example&#x27;s gradients” 3 times in a row" in stuck

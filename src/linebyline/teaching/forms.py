@@ -25,7 +25,7 @@ class ClassSettingsForm(forms.ModelForm):
 
 
 class CoTeacherForm(forms.Form):
-    username = forms.CharField(max_length=150, strip=True, label="User name",
+    username = forms.CharField(max_length=150, strip=True, label="Co-teacher's user name",
                                help_text="The user name of their account (shown on their account page).")
 
     def clean(self):

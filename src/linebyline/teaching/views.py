@@ -41,9 +41,19 @@ def _period(request: HttpRequest) -> tuple[PeriodForm, str]:
     return form, form.chosen() if "period" in request.GET else "all"
 
 
+def _stuck(classroom: Classroom) -> int:
+    view = course_view()
+    cells = grid.cells_for(class_scope(classroom, "all"), {lesson.number for lesson in view.lessons})
+    return sum(cell.stuck is not None for cell in cells.values())
+
+
 def _home(request: HttpRequest, form: ClassForm, status: int = 200) -> HttpResponse:
     classes = taught_classes(request.user).distinct().prefetch_related("teachers")
-    rows = [{"classroom": c, "learners": c.membership_set.filter(left=None).count()} for c in classes]
+    rows = [{"classroom": c, "learners": c.membership_set.filter(left=None).count(),
+             # Who is stuck, for the classes this teacher teaches (staff see every class: only
+             # their own are counted here, each class's page has the rest).
+             "stuck": _stuck(c) if c.archived is None and request.user in c.teachers.all() else None}
+            for c in classes]
     return render(request, "teaching/home.html", {
         "view": course_view(), "form": form, "can_create": can_create_classes(request.user),
         "classes": [row for row in rows if row["classroom"].archived is None],
