@@ -56,27 +56,25 @@ def fill(learners: int, lessons: int, everyone: int):
         Membership.objects.create(classroom=classroom, user=user)
         ProgressDocument.objects.create(user=user, course=course.slug, lessons=json.dumps(
             {numbers[0]: {"status": "done", "quiz": {}, "hintsShown": 1, "doneAt": 0}}))
+        mine = {"course": course.slug, "learner": f"u{user.pk}", "user": user, "created": now}
         for number in numbers[1:]:
-            names = course.lesson(number).exercise.check_names
-            for run in range(4):
+            total = len(course.lesson(number).exercise.check_names)
+            for run in range(4):  # three failing runs, then a pass, each with its code
                 passed = run == 3
-                events.append(LearningEvent(course=course.slug, lesson=number, kind="check", learner=f"u{user.pk}",
-                                            user=user, client_id=uuid.uuid4().hex, status="pass" if passed else "fail",
-                                            passed=len(names) if passed else 1, total=len(names),
-                                            code="x = 1\n" * 80, created=now))
-            events.append(LearningEvent(course=course.slug, lesson=number, kind="hint", learner=f"u{user.pk}",
-                                        user=user, hint=1, created=now))
+                events.append(LearningEvent(lesson=number, kind="check", client_id=uuid.uuid4().hex,
+                                            status="pass" if passed else "fail", total=total,
+                                            passed=total if passed else 1, code="x = 1\n" * 80, **mine))
+            events.append(LearningEvent(lesson=number, kind="hint", hint=1, **mine))
     for index in range(everyone):
         for number in numbers[:3]:
-            events.append(LearningEvent(course=course.slug, lesson=number, kind="check", learner=f"b{index:032x}",
-                                        status="fail", passed=0, total=3, created=now))
+            events.append(LearningEvent(course=course.slug, lesson=number, kind="check", status="fail",
+                                        learner=f"b{index:032x}", passed=0, total=3, created=now))
     made = LearningEvent.objects.bulk_create(events, batch_size=2000)
     for event in made:
         if event.kind == "check" and event.status == "fail":
             names = course.lesson(event.lesson).exercise.check_names
-            failures += [CheckFailure(event=event, name=names[0], status="fail", message="not yet", first=True)]
-            if len(names) > 1:
-                failures += [CheckFailure(event=event, name=names[1], status="fail", message="fix above", first=False)]
+            failures += [CheckFailure(event=event, name=name, status="fail", message="not yet", first=first)
+                         for name, first in zip(names[:2], (True, False))]
     CheckFailure.objects.bulk_create(failures, batch_size=2000)
     return classroom, teacher, numbers, len(made)
 
