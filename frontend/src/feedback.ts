@@ -2,19 +2,21 @@
 // (who answers, for an anonymous learner); the server validates and rate-limits, per learner.
 import { csrfToken } from "./csrf";
 import { browserId } from "./events";
+import { isUsable, setUsable } from "./usable";
 
 export function setUpFeedback(form: HTMLFormElement): void {
   const result = form.querySelector<HTMLElement>("[data-feedback-result]")!;
+  const button = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (!isUsable(button)) return; // still sending the last answer
     const data = new FormData(form);
     data.set("browser", browserId()); // each learner's latest answer counts once, and has limits of its own
     if (!data.get("clear")) {
       result.textContent = "Choose yes or no first.";
       return;
     }
-    const button = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
-    button.disabled = true;
+    setUsable(button, false); // not `disabled`: that would drop the keyboard focus to <body>
     try {
       const response = await fetch(form.action, {
         method: "POST", body: data, credentials: "same-origin",
@@ -31,7 +33,7 @@ export function setUpFeedback(form: HTMLFormElement): void {
     } catch {
       result.textContent = "Sorry, that did not reach us. Check your connection and try again.";
     } finally {
-      button.disabled = false;
+      setUsable(button, true);
     }
   });
 }
