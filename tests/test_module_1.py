@@ -139,6 +139,18 @@ def test_the_seed_check_names_the_seed_that_was_used(in_learner_folder):
     assert "in none of the orders that the seeds 0 to 1000 give" in beyond.checks[1].message
 
 
+@pytest.mark.parametrize("bos", ["0", "-3", "None", "'<BOS>'"])
+def test_a_bos_that_is_no_id_of_its_own_points_back_to_the_first_check(bos, in_learner_folder):
+    # The second check builds on the first: with BOS = 0 it used to say "leaves the ids 26 to -1
+    # unused" (and with None, crash on None - 1).
+    solution = lesson("1.5").exercise.solution
+    result = run("1.5", solution.replace("BOS = len(chars)", f"BOS = {bos}"))
+    first, second = result.checks[:2]
+    assert first.status == "fail"
+    assert second.status == "fail" and "fix the check above first" in second.message
+    assert "unused" not in second.message
+
+
 def test_seed_runs_repeat_and_unseeded_runs_do_not():
     variants = {v["label"]: v for v in compute_lesson(lesson("1.2")).data["variants"]}
     assert set(variants) == {"random.seed(42)", "random.seed(7)", "no seed",

@@ -89,7 +89,8 @@ function lastLine(text: string): string {
 }
 
 /** Record a checked run: the progress, this device's notes, and the event for teachers. */
-function recordCheckedRun(exercise: ExerciseData, progress: Progress, notes: DeviceNotes, result: CheckResult): void {
+function recordCheckedRun(exercise: ExerciseData, progress: Progress, notes: DeviceNotes, result: CheckResult,
+                          source: string): void {
   const number = exercise.lesson;
   const passed = result.checks.filter((c) => c.status === "pass").length;
   notes.addRun(number, Object.fromEntries(result.checks.map((c) => [c.name, c.status])));
@@ -98,7 +99,7 @@ function recordCheckedRun(exercise: ExerciseData, progress: Progress, notes: Dev
     recordEvent(exercise.course, number, { kind: "start" });
   }
   const checks = result.checks.map(({ name, status, message }) => ({ name, status, message }));
-  recordEvent(exercise.course, number, { kind: "check", status: result.status, checks });
+  recordEvent(exercise.course, number, { kind: "check", status: result.status, checks, code: source });
   progress.update(number, (lesson) => {
     lesson.checks = { passed, total: result.checks.length };
     if (result.status === "pass") lesson.status = "done";
@@ -164,7 +165,7 @@ function buildActions(parts: BuildParts, exercise: ExerciseData, progress: Progr
         lesson: exercise.lesson, source, checks: checksPy, reference, starter: exercise.starter,
         filename: exercise.filename, timeout: CHECK_TIMEOUT_S,
       });
-      recordCheckedRun(exercise, progress, notes, result); // first: the fixes depend on this run
+      recordCheckedRun(exercise, progress, notes, result, source); // first: the fixes depend on this run
       checks.show(result);
       if (result.stdout) output.write(result.stdout, "stdout");
       if (result.traceback) output.write(result.traceback.endsWith("\n") ? result.traceback : `${result.traceback}\n`, "stderr");

@@ -191,12 +191,43 @@ def test_feedback_needs_the_csrf_token():
     assert ok.status_code == 201
 
 
+def answer(client, browser="", clear="yes"):
+    data = {"clear": clear, **({"browser": browser} if browser else {})}
+    return client.post("/feedback/7.5/", data, HTTP_ACCEPT="application/json")
+
+
 @pytest.mark.django_db
-def test_feedback_is_rate_limited(client):
-    statuses = [client.post("/feedback/7.5/", {"clear": "yes"}, HTTP_ACCEPT="application/json").status_code
-                for _ in range(12)]
-    assert statuses[:10] == [201] * 10 and statuses[10:] == [429, 429]
-    assert LessonFeedback.objects.count() == 10
+def test_feedback_is_limited_per_learner(client):
+    statuses = [answer(client, "a" * 32).status_code for _ in range(22)]
+    assert statuses[:20] == [201] * 20 and statuses[20:] == [429, 429]
+    refused = answer(client, "a" * 32)
+    assert "a lot of answers from you" in refused.json()["errors"]["__all__"][0]
+    assert answer(client, "b" * 32).status_code == 201  # another learner at the same address
+    assert LessonFeedback.objects.count() == 21
+    assert set(LessonFeedback.objects.values_list("learner", flat=True)) == {"b" + "a" * 32, "b" + "b" * 32}
+
+
+@pytest.mark.django_db
+def test_a_class_of_30_behind_one_address_can_all_answer(client):
+    """The first answer of each of 30 learners at one address, and a few more each, all go in."""
+    learners = []
+    for n in range(30):
+        signed = Client()
+        signed.force_login(User.objects.create_user(f"learner{n}", password="x"))
+        learners += [(signed, ""), (Client(), f"{n:032x}")]
+    statuses = {answer(who, browser).status_code for _ in range(5) for who, browser in learners}
+    assert statuses == {201} and LessonFeedback.objects.count() == 300
+    first = User.objects.get(username="learner0")
+    assert LessonFeedback.objects.filter(learner=f"u{first.pk}").count() == 5
+
+
+@pytest.mark.django_db
+def test_one_address_has_a_feedback_ceiling(client, monkeypatch):
+    from linebyline.web import views
+    monkeypatch.setattr(views, "FEEDBACK_RATE_PER_ADDRESS", "30/h")  # the real one is sized for a class
+    statuses = [answer(client, f"{n:032x}").status_code for n in range(32)]
+    assert statuses[:30] == [201] * 30 and statuses[30:] == [429, 429]
+    assert "from your network" in answer(client, "f" * 32).json()["errors"]["__all__"][0]
 
 
 def test_feedback_only_accepts_post(client):

@@ -46,6 +46,9 @@ def _(code):
 @check("BOS comes right after the characters")
 def _(code):
     bos, chars = code.BOS, _chars()
+    if not _whole(bos) or bos < len(chars):
+        fail("BOS can only come right after the characters once it is an id of its own, above "
+             "theirs: fix the check above first.")
     if bos != len(chars):
         unused = f"id {len(chars)}" if bos == len(chars) + 1 else f"the ids {len(chars)} to {bos - 1}"
         fail(f"BOS is {bos}, which leaves {unused} unused: the characters take 0 to "
