@@ -1,7 +1,7 @@
 """Lesson 3.4, seen holds the Values' numbers rather than the Values: right as long as no two
 Values hold the same number, but two different Values that hold the same number count as one,
 and the second is left out."""
-# expect: fail | a messy graph, each Value once | hold the same number
+# expect: fail | a messy graph, each Value once | seen remembers numbers, not Values
 # --- autograd: a number that remembers how it was made ---
 class Value:
     def __init__(self, data, children=(), local_grads=()):
