@@ -383,9 +383,9 @@ def _sort_problem(got, want):
               if [id(c) for c in kept.get(id(node), ())] != [id(c) for c in children]]
     if robbed:
         first = min(robbed, key=lambda node: _label_key(_LABELS.get(id(node), "?")))
-        had = dict(got.before)[first]
-        return (f"it took the children away from {_names(robbed)} ({_names([first])} was made from "
-                f"{listing(_LABELS.get(id(child), '?') for child in had)}): topological_sort must leave the graph as it found it, because "
+        had = listing(_LABELS.get(id(child), "?") for child in dict(got.before)[first])
+        return (f"it took the children away from {_names(robbed)} ({_names([first])} was made "
+                f"from {had}): topological_sort must leave the graph as it found it, because "
                 "whoever called it goes on using the graph")
     order = got.order
     if not isinstance(order, (list, tuple)):
