@@ -11,6 +11,10 @@ each concurrency for a fixed time:
   events POST        POST /events/, one checked run: the write a learner's browser makes most
   progress sync      POST /api/progress/ for a signed-in learner: a lesson with a draft of a
                      lesson's size merged into the account's progress, the merge answered
+                     (the same document every time: after the first, nothing changes to write)
+  progress sync, each a write
+                     the same, with a newer draft in every request: each merge is a commit
+                     (what synchronous=FULL on SQLite costs shows here)
 
 Rate limits are switched off in the server measured (LINEBYLINE_RATE_LIMITS=0): a load test from
 one address would otherwise measure 429s. Figures depend on the machine; the ratios to the static
@@ -18,11 +22,13 @@ file, measured in the same run, carry over better. Nothing here fails on a time.
 
     .venv/bin/python bench/load.py                      # both databases, concurrency 1, 8, 32
     .venv/bin/python bench/load.py --databases sqlite --seconds 2 --concurrency 8
+    .venv/bin/python bench/load.py --databases sqlite --only "progress sync"
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import re
@@ -34,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
@@ -54,13 +61,16 @@ class Request:
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes = b""
     expect: int = 200
+    # When set, makes each request's body anew (so that every one can differ).
+    body_of: Callable[[], bytes] | None = None
 
     def encoded(self) -> bytes:
+        body = self.body_of() if self.body_of else self.body
         lines = [f"{self.method} {self.path} HTTP/1.1", f"Host: {HOST}:{PORT[0]}"]
         lines += [f"{name}: {value}" for name, value in self.headers.items()]
-        if self.body or self.method == "POST":
-            lines.append(f"Content-Length: {len(self.body)}")
-        return ("\r\n".join(lines) + "\r\n\r\n").encode() + self.body
+        if body or self.method == "POST":
+            lines.append(f"Content-Length: {len(body)}")
+        return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
 
 
 def free_port() -> int:
@@ -129,7 +139,8 @@ async def load(request: Request, concurrency: int, seconds: float) -> dict[str, 
         try:
             while time.perf_counter() < deadline:
                 began = time.perf_counter()
-                status, headers, _ = await one_request(reader, writer, raw)
+                sent = request.encoded() if request.body_of else raw
+                status, headers, _ = await one_request(reader, writer, sent)
                 if headers.get("connection", "").lower() == "close":
                     # (waitress closes the connection after every 304: the reconnection is part
                     # of what a repeat visit costs, so it is timed)
@@ -153,20 +164,20 @@ async def load(request: Request, concurrency: int, seconds: float) -> dict[str, 
 
 
 def sign_in(server: Server) -> str:
-    """A learner's session cookie: an account made with `manage`, signed in through the admin's form."""
+    """A learner's session cookie: an account made with `manage`, signed in through the sign-in form."""
     password = secrets.token_urlsafe(16)
     subprocess.run([sys.executable, "-m", "linebyline", "manage", "createsuperuser", "--noinput",
                     "--username", "bench", "--email", "bench@example.org"], check=True, cwd=ROOT,
                    env={**server.env, "DJANGO_SUPERUSER_PASSWORD": password}, capture_output=True)
 
     async def go() -> str:
-        status, headers, _ = await fetch(Request("GET", "/admin/login/"))
+        status, headers, _ = await fetch(Request("GET", "/accounts/login/"))
         cookie = headers["set-cookie"].split(";")[0]
         token = cookie.split("=", 1)[1]
-        form = f"username=bench&password={password}&csrfmiddlewaretoken={token}&next=/admin/".encode()
-        status, headers, _ = await fetch(Request("POST", "/admin/login/", {
+        form = f"login=bench&password={password}&csrfmiddlewaretoken={token}".encode()
+        status, headers, _ = await fetch(Request("POST", "/accounts/login/", {
             "Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded",
-            "Referer": f"http://{HOST}:{PORT[0]}/admin/login/"}, form, 302))
+            "Referer": f"http://{HOST}:{PORT[0]}/accounts/login/"}, form, 302))
         assert status == 302, f"sign-in failed: {status}"
         session = re.search(r"sessionid=[^;]+", headers["set-cookie"])
         assert session, headers
@@ -196,6 +207,14 @@ def targets(server: Server) -> list[tuple[str, Request]]:
     progress = {"format": "linebyline-progress", "version": 2, "course": "microgpt", "lessons": {
         "7.5": {"status": "in-progress", "hintsShown": 1, "draft": next(draft).read_text(),
                 "draftAt": 1_700_000_000_000, "draftDevice": "b-bench"}}}
+    edits = itertools.count(1)
+
+    def newer_draft() -> bytes:
+        number, lesson = next(edits), progress["lessons"]["7.5"]
+        changed = {**lesson, "draft": f"{lesson['draft']}# edit {number}\n",
+                   "draftAt": lesson["draftAt"] + number}
+        return json.dumps({**progress, "lessons": {"7.5": changed}}).encode()
+
     write = {"X-CSRFToken": token, "Content-Type": "application/json", "Origin": f"http://{HOST}:{PORT[0]}"}
     return [
         ("static file", Request("GET", favicon, {"Accept-Encoding": "gzip"})),
@@ -206,6 +225,9 @@ def targets(server: Server) -> list[tuple[str, Request]]:
                                 json.dumps(event).encode(), expect=201)),
         ("progress sync", Request("POST", "/api/progress/", {"Cookie": f"{cookie}; {session}", **write},
                                   json.dumps(progress).encode())),
+        ("progress sync, each a write", Request("POST", "/api/progress/",
+                                                {"Cookie": f"{cookie}; {session}", **write},
+                                                body_of=newer_draft)),
     ]
 
 
@@ -225,7 +247,7 @@ def drop_postgres(name: str) -> None:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def measure(database: str, concurrencies: list[int], seconds: float) -> list[dict]:
+def measure(database: str, concurrencies: list[int], seconds: float, wanted: str) -> list[dict]:
     data = Path(tempfile.mkdtemp(prefix="linebyline-load-"))
     url, name = postgres_database() if database == "postgres" else (None, "")
     server = Server(data, url)
@@ -233,11 +255,13 @@ def measure(database: str, concurrencies: list[int], seconds: float) -> list[dic
     rows = []
     try:
         for label, request in targets(server):
+            if label != "static file" and wanted and not label.startswith(wanted):
+                continue
             asyncio.run(load(request, 4, 0.5))  # warm up: code paths, connections, caches
             for concurrency in concurrencies:
                 figures = asyncio.run(load(request, concurrency, seconds))
                 rows.append({"database": database, "target": label, "concurrency": concurrency, **figures})
-                print(f"  {database:8} {label:18} c={concurrency:<3} {figures['rps']:8.0f} req/s  "
+                print(f"  {database:8} {label:28} c={concurrency:<3} {figures['rps']:8.0f} req/s  "
                       f"p50 {figures['p50']:6.1f} ms  p99 {figures['p99']:6.1f} ms"
                       + (f"  {figures['errors']} unexpected statuses" if figures["errors"] else ""),
                       flush=True)
@@ -265,6 +289,9 @@ def main() -> None:
     parser.add_argument("--databases", default="sqlite,postgres", help="sqlite, postgres or both")
     parser.add_argument("--concurrency", default="1,8,32", help="comma-separated (default 1,8,32)")
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement (default 3)")
+    parser.add_argument("--only", default="", metavar="NAME",
+                        help='only the targets whose name starts with NAME, e.g. "progress sync" '
+                        "(and the static file, the baseline)")
     args = parser.parse_args()
     concurrencies = [int(c) for c in args.concurrency.split(",")]
     if not 0 < args.seconds <= MAX_SECONDS or not all(0 < c <= MAX_CONCURRENCY for c in concurrencies):
@@ -273,7 +300,8 @@ def main() -> None:
     if set(databases) - {"sqlite", "postgres"}:
         parser.error("--databases takes sqlite and/or postgres")
     print(f"linebyline serve on {HOST}, {os.cpu_count()} CPUs, {args.seconds:g} s per figure", flush=True)
-    rows = [row for database in databases for row in measure(database, concurrencies, args.seconds)]
+    rows = [row for database in databases
+            for row in measure(database, concurrencies, args.seconds, args.only)]
     print()
     print(table(rows))
 

@@ -8,8 +8,9 @@
 // A browser can be shared: signing out puts its progress away for that account (Progress.putAwayFor),
 // and progress synced with one account is never sent to another that signs in later.
 
+import { say } from "./live";
 import { fnv1a32, readDocument } from "./merge";
-import type { Progress } from "./progress";
+import type { Progress, ProgressFile } from "./progress";
 
 const BATCH_MS = 2_000; // changes within this wait go in one request
 const FIRST_RETRY_MS = 2_000;
@@ -76,7 +77,22 @@ export class Sync {
 
   /** Whether this browser holds progress the account may not have yet. */
   private dirty(): boolean {
-    return localStorage.getItem(this.syncedKey) !== fnv1a32(canonical(this.progress.document().lessons));
+    return localStorage.getItem(this.syncedKey) !== fnv1a32(canonical(this.sendable().lessons));
+  }
+
+  /** This browser's progress in the lessons of the server's course, the only ones it takes (it
+   *  refuses a document naming any other). Others (a lesson of another version of the course,
+   *  from an imported file) stay in this browser. */
+  private sendable(): ProgressFile {
+    const whole = this.progress.document();
+    const known = this.progress.course.lessons;
+    whole.lessons = Object.fromEntries(Object.entries(whole.lessons).filter(([number]) => number in known));
+    return whole;
+  }
+
+  /** Whether this browser holds lessons the account cannot take (so cannot have). */
+  private holdsOthers(): boolean {
+    return Object.keys(this.progress.document().lessons).some((number) => !(number in this.progress.course.lessons));
   }
 
   private schedule(delay: number): void {
@@ -120,7 +136,7 @@ export class Sync {
 
   /** Send this browser's progress; merge in the account's answer. */
   private async exchange(): Promise<void> {
-    const sent = this.progress.document();
+    const sent = this.sendable();
     let response: Response;
     try {
       response = await fetch(this.url, {
@@ -163,7 +179,7 @@ export class Sync {
     // Synced, the account has all of it and this browser keeps no copy; otherwise it is stashed
     // for this account. If it cannot be put away, it stays marked as this account's, so no other
     // account takes it.
-    if (!this.progress.putAwayFor(this.account, this.dirty())) this.progress.owner = this.account;
+    if (!this.progress.putAwayFor(this.account, this.dirty() || this.holdsOthers())) this.progress.owner = this.account;
   }
 
   /** The page is going with changes not sent: send them without waiting for an answer. */
@@ -171,7 +187,7 @@ export class Sync {
     void fetch(this.url, {
       method: "POST", credentials: "same-origin", keepalive: true,
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-      body: JSON.stringify(this.progress.document()),
+      body: JSON.stringify(this.sendable()),
     }).catch(() => undefined); // the next page load sends it again
   }
 
@@ -197,10 +213,10 @@ export function setUpSync(progress: Progress): Sync | null {
   const sync = new Sync(progress, url, account, (state, text) => {
     if (badge) {
       badge.dataset.state = state;
-      badge.textContent = state === "saved" ? "Synced" : state === "saving" ? "Syncing…" : "Not synced";
+      say(badge, state === "saved" ? "Synced" : state === "saving" ? "Syncing…" : "Not synced"); // a live region
       badge.title = text;
     }
-    if (detail) { detail.dataset.state = state; detail.textContent = text; }
+    if (detail) { detail.dataset.state = state; say(detail, text); }
   });
   sync.start();
   for (const form of document.querySelectorAll<HTMLFormElement>("form[data-sign-out]")) {

@@ -1,5 +1,6 @@
-"""Accounts in Chromium: sign up, sign in and out, the header, a password reset by the mail the
-server prints, "download my data", "delete my account"; cookie flags, CSRF, axe, a phone's width."""
+"""Accounts in Chromium: sign up, sign in and out, the header, confirming an e-mail address and
+resetting the password by the mails the server prints, a sign-in paused after wrong passwords,
+"download my data", "delete my account"; cookie flags, CSRF, axe, a phone's width."""
 from __future__ import annotations
 
 import json
@@ -54,14 +55,14 @@ class ConsoleMail:
         threading.Thread(target=lambda: [self.lines.put(line) for line in stream],
                          daemon=True).start()
 
-    def link_for(self, address: str, timeout: float = 20) -> str:
-        seen, to = [], ""
+    def link_for(self, address: str, path: str, timeout: float = 20) -> str:
+        """The first link under `path` in a mail to `address` printed from now on."""
+        to = ""
         while True:
             line = self.lines.get(timeout=timeout)
-            seen.append(line)
             if line.startswith("To: "):
                 to = line[4:].strip()
-            found = re.search(r"https?://\S+/accounts/password/reset/\S+/\S+/", line)
+            found = re.search(rf"https?://\S+{re.escape(path)}\S+", line)
             if found and to == address:
                 return found.group(0)
 
@@ -99,18 +100,29 @@ def test_sign_up_header_cookies_sign_out_and_in(server, page: Page, context: Bro
     expect(page.locator("[data-signed-in-as]")).to_have_text("Ada <b>L</b>")
 
 
-def test_password_reset_by_the_mail_on_the_console(server, page: Page, mail: ConsoleMail):
+def test_confirm_the_address_then_reset_the_password_by_the_mails_on_the_console(
+        server, page: Page, mail: ConsoleMail):
     username = new_username()
     address = f"{username}@example.org"
     sign_up(page, server, username, email=address)
+    expect(page.locator(".messages")).to_contain_text(f"We sent a link to {address}")
+    page.goto(server.url + "/accounts/")
+    expect(page.locator("[data-email-status]")).to_contain_text("not confirmed yet")
+    expect(page.locator("[data-tokens-end-with-password]")).to_contain_text("revokes all your tokens")
+    page.goto(mail.link_for(address, "/accounts/confirm-email/"))
+    page.get_by_role("button", name="Yes, confirm it").click()
+    expect(page.locator(".messages")).to_contain_text(f"You have confirmed {address}")
+    page.goto(server.url + "/accounts/")
+    expect(page.locator("[data-email-status]")).to_contain_text(f"{address}, confirmed")
+
     sign_out(page)
     page.goto(server.url + "/accounts/login/")
     page.get_by_role("link", name="Reset it").click()
     page.get_by_label("Email").fill(address)
     page.get_by_role("button", name="Send me the link").click()
     expect(page.locator("h1")).to_have_text("Check your e-mail")
-    link = mail.link_for(address)
-    page.goto(link)
+    page.goto(mail.link_for(address, "/accounts/password/reset/key/"))
+    expect(page.locator("[data-tokens-end-with-password]")).to_be_visible()
     page.get_by_label("New password", exact=True).fill("another long walk home")
     page.get_by_label("New password confirmation").fill("another long walk home")
     page.get_by_role("button", name="Set my password").click()
@@ -144,7 +156,8 @@ def test_download_my_data_then_delete_the_account(server, page: Page):
 
 
 ACCOUNT_PAGES = ["/accounts/signup/", "/accounts/login/", "/accounts/password/reset/",
-                 "/accounts/", "/accounts/password/", "/accounts/delete/", "/"]
+                 "/accounts/", "/accounts/password/change/", "/accounts/email/", "/accounts/delete/",
+                 "/"]
 
 
 def test_account_pages_pass_axe_and_fit_a_phone(server, page: Page):
@@ -173,3 +186,19 @@ def check_page(page: Page, what: str) -> None:
         page.emulate_media(color_scheme=scheme)
         violations = axe_violations(page)
         assert violations == [], f"{what} ({scheme}): {json.dumps(violations, indent=1)}"
+
+
+def test_wrong_passwords_pause_signing_in_to_that_account_from_here_only(server, page: Page,
+                                                                        context: BrowserContext):
+    ada, bob = new_username(), new_username()
+    for name in (ada, bob):
+        sign_up(page, server, name)
+        sign_out(page)
+    for _ in range(5):
+        sign_in(page, server, ada, "not the password")
+        expect(page.locator(".form-errors")).to_contain_text("correct username and password")
+    sign_in(page, server, ada)  # the right one: paused all the same, for now
+    expect(page.locator(".form-errors")).to_contain_text("Too many wrong passwords for this account")
+    expect(page.locator("[data-sign-in]")).to_be_visible()
+    sign_in(page, server, bob)  # the next learner on this computer is not locked out
+    expect(page.locator("[data-signed-in-as]")).to_have_text(bob)

@@ -232,3 +232,26 @@ def test_what_was_set_aside_leaves_with_its_account(server, page: Page, tmp_path
     assert parked() == [f"{KEY}:set-aside"]
     kept = json.loads(page.evaluate(f"localStorage.getItem('{KEY}:set-aside')"))
     assert [p["value"] for p in kept["parts"]] == ["ada's draft"]
+
+
+def test_a_lesson_the_course_does_not_have_stays_here_and_the_rest_syncs(server, page: Page, tmp_path):
+    """A progress file from another version of the course holds a lesson this server's course does
+    not have. The server refuses a document naming it, so the browser sends the course's lessons
+    only (sync goes on), and keeps the other one, also across a sign-out."""
+    page.set_default_timeout(20_000)
+    username = new_username()
+    import_progress(page, server, tmp_path, {"7.4": done(), "99.1": done()})
+    sign_up(page, server, username)
+    synced(page)
+    assert set(account_progress(page)) == {"7.4"}
+    assert "99.1" in stored(page)["lessons"]
+    import_progress(page, server, tmp_path, {"7.5": done()})
+    page.wait_for_timeout(2_600)  # the sync's batching wait
+    synced(page)
+    assert set(account_progress(page)) == {"7.4", "7.5"}
+
+    sign_out(page)
+    sign_in(page, server, username)
+    page.goto(server.url + "/")
+    synced(page)
+    assert {"7.4", "7.5", "99.1"} <= set(stored(page)["lessons"])

@@ -149,11 +149,11 @@ def test_feedback_is_validated_stored_and_shown_in_the_admin(client):
 
     User.objects.create_superuser("teacher", "t@example.com", "a long passphrase 42")
     admin = Client()
-    # Through the admin's sign-in form: django-axes counts sign-ins by request, which
-    # Client.login() does not pass.
-    signed_in = admin.post("/admin/login/?next=/admin/", {"username": "teacher",
-                                                          "password": "a long passphrase 42"})
-    assert signed_in.status_code == 302
+    # The admin's sign-in sends staff to the site's sign-in page (and its limits).
+    assert admin.get("/admin/login/?next=/admin/")["Location"].startswith("/accounts/login/")
+    signed_in = admin.post("/accounts/login/?next=/admin/", {"login": "teacher",
+                                                             "password": "a long passphrase 42"})
+    assert signed_in.status_code == 302 and signed_in["Location"] == "/admin/"
     listing = admin.get("/admin/linebyline/lessonfeedback/").content.decode()
     assert "The order part lost me." in listing and "7.5" in listing
 

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import AccessToken, ProgressDocument
+from .models import AccessToken, ProgressDocument, SetAsideProgress
 
 
 @admin.register(ProgressDocument)
@@ -22,4 +22,14 @@ class AccessTokenAdmin(admin.ModelAdmin):
     exclude = ["digest"]
 
     def has_add_permission(self, request) -> bool:  # a token is shown once, to its learner
+        return False
+
+
+@admin.register(SetAsideProgress)
+class SetAsideProgressAdmin(admin.ModelAdmin):
+    list_display = ["user", "course", "reason", "created"]
+    search_fields = ["user__username"]
+    readonly_fields = ["user", "course", "lessons", "reason", "created"]
+
+    def has_add_permission(self, request) -> bool:  # set aside by the server only
         return False

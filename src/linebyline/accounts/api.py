@@ -55,6 +55,18 @@ def api_view(methods: tuple[str, ...]) -> Callable:
     return decorate
 
 
+def answer(value: dict, status: int = 200) -> JsonResponse:
+    """JSON as compact as the stored progress (UTF-8, no padding), so that what GET answers is
+    never larger than what POST takes."""
+    return JsonResponse(value, status=status,
+                        json_dumps_params={"ensure_ascii": False, "separators": (",", ":")})
+
+
+def lesson_numbers() -> frozenset[str]:
+    """The lessons of the course this server has: the only ones an account's progress holds."""
+    return frozenset(lesson.number for lesson in current.get().lessons)
+
+
 def _served_course(slug: object) -> tuple[str | None, JsonResponse | None]:
     try:
         served = current.get().course.slug
@@ -79,7 +91,7 @@ def progress(request: HttpRequest) -> HttpResponse:
         course, error = _served_course(request.GET.get("course"))
         if error:
             return error
-        return JsonResponse(pm.document(course, store.load(request.api_user, course)))
+        return answer(pm.document(course, store.load(request.api_user, course, lesson_numbers())))
     if _limited(request):
         return problem(429, "too many progress updates at once; wait a minute and try again",
                        Retry_After="60")
@@ -87,11 +99,12 @@ def progress(request: HttpRequest) -> HttpResponse:
     if content_type != "application/json":
         return problem(415, "send the progress document as application/json")
     declared = request.META.get("CONTENT_LENGTH") or "0"
-    if not declared.isdigit() or int(declared) > store.MAX_STORED:
-        return problem(413, f"a progress document can be at most {store.MAX_STORED / 1e6:.1f} MB")
-    body = request.read(store.MAX_STORED + 1)
-    if len(body) > store.MAX_STORED:
-        return problem(413, f"a progress document can be at most {store.MAX_STORED / 1e6:.1f} MB")
+    too_large = f"a progress document can be at most {store.MAX_BODY / 1e6:.1f} MB"
+    if not declared.isdigit() or int(declared) > store.MAX_BODY:
+        return problem(413, too_large)
+    body = request.read(store.MAX_BODY + 1)
+    if len(body) > store.MAX_BODY:
+        return problem(413, too_large)
     try:
         value = json.loads(body.decode("utf-8"))
     except (ValueError, RecursionError):
@@ -103,13 +116,19 @@ def progress(request: HttpRequest) -> HttpResponse:
     course, error = _served_course(slug)
     if error:
         return error
+    known = lesson_numbers()
+    unknown = set(lessons) - known
+    if unknown:
+        plural = "lessons" if len(unknown) > 1 else "lesson"
+        return problem(400, f'{plural} {store.named(unknown)} not in the course "{course}" on this '
+                       "server; nothing was stored")
     try:
-        merged = store.merge_into(request.api_user, course, lessons)
+        merged = store.merge_into(request.api_user, course, lessons, known)
     except store.TooLarge as too_large:
         return problem(413, f"{too_large}; nothing was changed")
     except store.Busy:
         return problem(503, "the server is busy; try again in a moment", Retry_After="2")
-    return JsonResponse(pm.document(course, merged))
+    return answer(pm.document(course, merged))
 
 
 @api_view(("GET",))

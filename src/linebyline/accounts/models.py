@@ -33,6 +33,26 @@ class ProgressDocument(models.Model):
         return f"{self.user} in {self.course}"
 
 
+class SetAsideProgress(models.Model):
+    """Parts of an account's progress the course cannot take (a lesson it does not have, or one
+    that no longer reads), moved out of its progress document instead of being dropped: the
+    account page offers them as a download until the learner deletes them."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="progress_set_aside")
+    course = models.SlugField(max_length=60)
+    lessons = models.TextField(help_text="the lessons set aside, as JSON, by number")
+    reason = models.CharField(max_length=300)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name_plural = "progress set aside"
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.course}: {self.reason}"
+
+
 def token_digest(token: str) -> str:
     # Tokens are 256 random bits: a plain SHA-256 is enough to keep the database from holding
     # anything that works as a token (a slow hash is for guessable passwords).

@@ -110,10 +110,12 @@ def description() -> dict[str, Any]:
                                   {"$ref": "#/components/schemas/ProgressV2"}]}}}},
                     "responses": {
                         "200": {"description": "the merged progress", "content": document_v2},
-                        "400": _error("not JSON, or not a progress document: the message names "
-                                      "the part and the problem"),
+                        "400": _error("not JSON, not a progress document, or lessons the "
+                                      "course does not have (nothing is stored then): the "
+                                      "message names the part and the problem"),
                         "404": _error("this server has no such course"),
-                        "413": _error("more than 4 MB, before or after merging"),
+                        "413": _error("more than the 4 MB an account keeps for a course, "
+                                      "before or after merging"),
                         "415": _error("not sent as application/json"),
                         "429": _error("too many updates in a minute"),
                         **COMMON_ERRORS,

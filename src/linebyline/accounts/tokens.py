@@ -34,8 +34,9 @@ def authenticate(request) -> tuple[object, AccessToken | None]:
             found = AccessToken.objects.select_related("user").filter(
                 digest=token_digest(token)).first()
         if found is None or not found.user.is_active:
-            raise NotSignedIn("this token does not work: it was revoked, or mistyped. Create a "
-                              "new one on your account page and run `linebyline login` again.")
+            raise NotSignedIn("this token does not work: it was revoked (a new password revokes "
+                              "them all), or mistyped. Create a new one on your account page and "
+                              "run `linebyline login` again.")
         now = timezone.now()
         if found.last_used is None or (now - found.last_used).total_seconds() > 60:
             AccessToken.objects.filter(pk=found.pk).update(last_used=now)

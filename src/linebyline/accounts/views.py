@@ -1,112 +1,32 @@
-"""The account pages under /accounts/: sign up, sign in and out, passwords (Django's own views),
-and the account page: name, terminal tokens, "download my data", "delete my account"."""
+"""The account page under /accounts/: name, e-mail address, terminal tokens, progress set aside,
+"download my data", "delete my account". Signing up and in, e-mail and passwords are
+django-allauth's (auth_views.py)."""
 from __future__ import annotations
 
 import json
 
+from allauth.account.models import EmailAddress
 from django.contrib import messages
-from django.contrib.auth import login, logout
-from django.contrib.auth import views as auth
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse, reverse_lazy
+from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from ..teaching.export import learner_data
 from ..web.models import LessonFeedback
 from ..web.pages import current
-from .forms import ConfirmPasswordForm, ProfileForm, SignUpForm, TokenForm
-from .models import MAX_TOKENS, AccessToken, ProgressDocument
-
-
-def client_address(request: HttpRequest) -> str | None:
-    """The address sign-in attempts are counted by: the one the server saw, which `serve`
-    takes from the trusted proxy's X-Forwarded-For when there is one (never from the client)."""
-    return request.META.get("REMOTE_ADDR")
+from .forms import ConfirmPasswordForm, ProfileForm, TokenForm
+from .models import MAX_TOKENS, AccessToken, ProgressDocument, SetAsideProgress
 
 
 def page(request: HttpRequest, template: str, context: dict | None = None,
          status: int = 200) -> HttpResponse:
     return render(request, template, {**(context or {}), "view": current.get()}, status=status)
-
-
-class CoursePage:
-    """Django's auth views, inside the site's pages (whose header needs the course)."""
-
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        context["view"] = current.get()  # Django puts the view object under "view": not here
-        return context
-
-
-class SignIn(CoursePage, auth.LoginView):
-    template_name = "accounts/login.html"
-    redirect_authenticated_user = True
-
-
-class SignOut(auth.LogoutView):
-    next_page = "home"
-
-
-class PasswordChange(CoursePage, auth.PasswordChangeView):
-    template_name = "accounts/password_change.html"
-    success_url = reverse_lazy("accounts:password_change_done")
-
-
-class PasswordChangeDone(CoursePage, auth.PasswordChangeDoneView):
-    template_name = "accounts/password_change_done.html"
-
-
-class PasswordReset(CoursePage, auth.PasswordResetView):
-    template_name = "accounts/password_reset.html"
-    email_template_name = "accounts/password_reset_email.txt"
-    subject_template_name = "accounts/password_reset_subject.txt"
-    success_url = reverse_lazy("accounts:password_reset_done")
-
-
-class PasswordResetDone(CoursePage, auth.PasswordResetDoneView):
-    template_name = "accounts/password_reset_done.html"
-
-
-class PasswordResetConfirm(CoursePage, auth.PasswordResetConfirmView):
-    template_name = "accounts/password_reset_confirm.html"
-    success_url = reverse_lazy("accounts:password_reset_complete")
-
-
-class PasswordResetComplete(CoursePage, auth.PasswordResetCompleteView):
-    template_name = "accounts/password_reset_complete.html"
-
-
-def locked_out(request: HttpRequest, response=None, credentials=None) -> HttpResponse:
-    """What django-axes answers once sign-in is throttled for this account or this address."""
-    return page(request, "accounts/locked_out.html", status=429)
-
-
-def _next_url(request: HttpRequest) -> str:
-    wanted = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()},
-                                       require_https=request.is_secure()):
-        return wanted
-    return reverse("home")
-
-
-@never_cache
-def sign_up(request: HttpRequest) -> HttpResponse:
-    if request.user.is_authenticated:
-        return redirect("accounts:account")
-    form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, "Welcome! Your account is made, and the progress in this "
-                         "browser is being saved to it.")
-        return redirect(_next_url(request))
-    return page(request, "accounts/signup.html", {"form": form, "next": _next_url(request)})
 
 
 @never_cache
@@ -119,6 +39,8 @@ def account(request: HttpRequest, new_token: str = "", token_form: TokenForm | N
         "token_form": token_form or TokenForm(),
         "tokens": tokens, "new_token": new_token, "max_tokens": MAX_TOKENS,
         "server_url": request.build_absolute_uri("/").rstrip("/"),
+        "set_aside": request.user.progress_set_aside.all(),
+        "addresses": EmailAddress.objects.filter(user=request.user).order_by("-primary", "email"),
     })
 
 
@@ -161,6 +83,36 @@ def _iso(moment) -> str | None:
     return moment.isoformat() if moment else None
 
 
+def _set_aside_document(part: SetAsideProgress) -> dict:
+    """A progress document (the course page imports it) that also says why it was set aside."""
+    return {"format": "linebyline-progress", "version": 2, "course": part.course,
+            "lessons": json.loads(part.lessons),
+            "setAside": {"reason": part.reason, "when": _iso(part.created)}}
+
+
+def _json_download(data: dict, filename: str) -> HttpResponse:
+    response = HttpResponse(json.dumps(data, indent=2, ensure_ascii=False),
+                            content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@never_cache
+@login_required
+def set_aside_download(request: HttpRequest, pk: int) -> HttpResponse:
+    part = get_object_or_404(SetAsideProgress, pk=pk, user=request.user)
+    return _json_download(_set_aside_document(part),
+                          f"linebyline-set-aside-{part.course}-{part.pk}.json")
+
+
+@require_POST
+@login_required
+def set_aside_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    get_object_or_404(SetAsideProgress, pk=pk, user=request.user).delete()
+    messages.success(request, "The progress that was set aside is deleted.")
+    return redirect(reverse("accounts:account") + "#data")
+
+
 @never_cache
 @login_required
 def my_data(request: HttpRequest) -> HttpResponse:
@@ -169,11 +121,15 @@ def my_data(request: HttpRequest) -> HttpResponse:
     data = {
         "format": "linebyline-account-data", "exported": timezone.now().isoformat(),
         "account": {"username": user.get_username(), "name": user.first_name,
-                    "email": user.email, "joined": _iso(user.date_joined),
+                    "email": user.email,
+                    "email_addresses": [{"email": a.email, "confirmed": a.verified}
+                                        for a in EmailAddress.objects.filter(user=user)],
+                    "joined": _iso(user.date_joined),
                     "last_sign_in": _iso(user.last_login)},
         "progress": [{"format": "linebyline-progress", "version": 2, "course": doc.course,
                       "updated": _iso(doc.updated), "lessons": json.loads(doc.lessons)}
                      for doc in ProgressDocument.objects.filter(user=user).order_by("course")],
+        "progress_set_aside": [_set_aside_document(part) for part in user.progress_set_aside.all()],
         "feedback": [{"course": f.course, "lesson": f.lesson, "clear": f.clear,
                       "comment": f.comment, "created": _iso(f.created)}
                      for f in LessonFeedback.objects.filter(user=user).order_by("created")],
@@ -181,11 +137,7 @@ def my_data(request: HttpRequest) -> HttpResponse:
                              "last_used": _iso(t.last_used)} for t in user.access_tokens.all()],
         **learner_data(user),  # the classes joined, and what the lesson pages recorded
     }
-    response = HttpResponse(json.dumps(data, indent=2, ensure_ascii=False),
-                            content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = (
-        f'attachment; filename="linebyline-data-{user.pk}.json"')
-    return response
+    return _json_download(data, f"linebyline-data-{user.pk}.json")
 
 
 @never_cache

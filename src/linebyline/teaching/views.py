@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
-from django_ratelimit.decorators import ratelimit
+from django_ratelimit.core import is_ratelimited
 
 from ..course import CourseErrors, Lesson
 from ..web.pages import CourseView, current, lesson_url
@@ -210,8 +210,13 @@ def remove_learner(request: HttpRequest, pk: int) -> HttpResponse:
 
 # --- learners ---------------------------------------------------------------------------------
 
+def _tried_too_many_codes(request: HttpRequest) -> bool:
+    """One limiter for every code tried, whether by the join page (?code=...) or its form: the
+    page names the class a right code belongs to, so it must not be a cheaper way to guess."""
+    return is_ratelimited(request, group="join-class", key="user", rate=JOIN_RATE, increment=True)
+
+
 @login_required
-@ratelimit(key="user", rate=JOIN_RATE, method="POST", block=False)
 def join_class(request: HttpRequest) -> HttpResponse:
     view = _view()
     if request.method == "POST":
@@ -221,7 +226,7 @@ def join_class(request: HttpRequest) -> HttpResponse:
     else:
         return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
     classroom = None
-    if getattr(request, "limited", False):
+    if form.is_bound and _tried_too_many_codes(request):
         form.is_valid()
         form.add_error(None, "You have tried many join codes in the last hour. Check the code with "
                              "your teacher, then try again later.")

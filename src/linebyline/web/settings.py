@@ -14,15 +14,15 @@ LINEBYLINE_STATIC_ROOT    where static files are collected (default: static/ in 
 LINEBYLINE_PRODUCTION     "1" refuses to start with an insecure configuration (production.py)
                           and sends cookies over HTTPS only
 LINEBYLINE_RATE_LIMITS    "0" turns rate limits off, for load tests only (refused in production)
-LINEBYLINE_EMAIL_HOST     an SMTP server for password-reset mail (default: none: mail is printed
-                          to the console); with LINEBYLINE_EMAIL_PORT (default 587), _USER,
-                          _PASSWORD, _SECURITY (starttls, ssl or none; default starttls), _FROM
+LINEBYLINE_EMAIL_HOST     an SMTP server for account mail: address confirmations, password resets
+                          (default: none: mail is printed to the console); with
+                          LINEBYLINE_EMAIL_PORT (default 587), _USER, _PASSWORD, _SECURITY
+                          (starttls, ssl or none; default starttls), _FROM
 """
 from __future__ import annotations
 
 import os
 import secrets
-from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -115,8 +115,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "linebyline.web.apps.WebConfig",
     "linebyline.teaching.apps.TeachingConfig",
-    "axes",
-    "linebyline.accounts.apps.AccountsConfig",
+    "linebyline.accounts.apps.AccountsConfig",  # before allauth: its templates win
+    "allauth",
+    "allauth.account",
 ]
 
 MIDDLEWARE = [
@@ -132,7 +133,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_ratelimit.middleware.RatelimitMiddleware",
     "linebyline.accounts.middleware.SecureCookiesOverHttps",
-    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
+    "allauth.account.middleware.AccountMiddleware",
 ]
 
 ROOT_URLCONF = "linebyline.web.urls"
@@ -157,10 +158,12 @@ DATABASES = {"default": dj_database_url.parse(
 )}
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # Several threads (and processes) write at once: the events, the shared cache. A write-ahead
-    # log lets readers go on while one writes and syncs to disk at checkpoints, not every commit;
-    # IMMEDIATE transactions take the write lock first, so two never deadlock upgrading to it.
+    # log lets readers go on while one writes; synchronous=FULL syncs it to disk at every commit,
+    # so a sync the server acknowledged survives a power loss, not only a killed process
+    # (bench/load.py, "progress sync, each a write", measures the cost). IMMEDIATE transactions
+    # take the write lock first, so two never deadlock upgrading to it.
     DATABASES["default"].setdefault("OPTIONS", {}).update({
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL",
         "transaction_mode": "IMMEDIATE", "timeout": 20})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -177,28 +180,59 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Accounts: Django's auth with Argon2 (older hashes still verify, and are upgraded at sign-in);
-# sign-in throttled by django-axes in the database (shared by every server process): an account
-# after AXES_FAILURE_LIMIT failures from anywhere, an address after as many on any account.
+# Accounts: Django's auth with Argon2 (older hashes still verify, and are upgraded at sign-in).
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
     "django.contrib.auth.hashers.ScryptPasswordHasher",
 ]
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend",
-                           "django.contrib.auth.backends.ModelBackend"]
-AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
-AXES_FAILURE_LIMIT = 5
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one reaching the limit locks
-AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "linebyline.accounts.views.client_address"
-AXES_LOCKOUT_CALLABLE = "linebyline.accounts.views.locked_out"
+AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # a month: learners come back to a course for weeks
+
+# --- Accounts with django-allauth (issue 23) ------------------------------------------------
+# Sign-in by username; an e-mail address is optional, and receives nothing but its confirmation
+# until its owner has confirmed it (a password reset goes to a confirmed address only). Every
+# account action is throttled by allauth in the shared cache (so across server processes),
+# sliding windows per client address ("ip"), per e-mail address or sign-in pair ("key"), per
+# account ("user"). The numbers are in the README. accounts/adapter.py makes the failed sign-in
+# key the pair (username, client address): one learner's typos lock only themselves, while the
+# address's own limit leaves room for a class of 30 behind one school address.
+ACCOUNT_ADAPTER = "linebyline.accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {"login": "linebyline.accounts.forms.SignInForm",
+                 "signup": "linebyline.accounts.forms.SignUpForm",
+                 "add_email": "linebyline.accounts.forms.NewAddressForm",
+                 "change_password": "linebyline.accounts.forms.PasswordChangeForm",
+                 "set_password": "linebyline.accounts.forms.PasswordSetForm",
+                 "reset_password": "linebyline.accounts.forms.ResetToConfirmedAddressForm",
+                 "reset_password_from_key": "linebyline.accounts.forms.NewPasswordForm"}
+ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_UNIQUE_EMAIL = True  # among confirmed addresses
+# Signing up with an address another account holds unconfirmed is neither refused (that would
+# tell who has it, and let anyone squat an address) nor answered with mail: only one account
+# can confirm it, and only a confirmed one gets a reset.
+ACCOUNT_PREVENT_ENUMERATION = "strict"
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False  # no mail to an address no account has confirmed
+ACCOUNT_CHANGE_EMAIL = True  # one address per account; a new one replaces it once confirmed
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False  # a link opened by a mail scanner confirms nothing
+ACCOUNT_SESSION_REMEMBER = True  # as before: a session lasts SESSION_COOKIE_AGE
+ACCOUNT_EMAIL_SUBJECT_PREFIX = ""
+ACCOUNT_RATE_LIMITS = {
+    "signup": "40/h/ip",                          # a class of 30, with retries
+    "login": "120/m/ip",                          # every sign-in attempt, right or wrong
+    "login_failed": "150/15m/ip,5/15m/key",       # key: (username, client address)
+    "reset_password": "10/h/ip,3/h/key",          # key: the e-mail address asked for
+    "reset_password_from_key": "20/m/ip",
+    "confirm_email": "1/3m/key,3/h/key",          # confirmation mails per address
+    "change_password": "5/m/user",
+    "manage_email": "10/m/user",
+    "reauthenticate": "10/m/user",
+}
 
 EMAIL_HOST = os.environ.get("LINEBYLINE_EMAIL_HOST", "")
 EMAIL_BACKEND = ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST

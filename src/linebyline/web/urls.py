@@ -1,9 +1,14 @@
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path, re_path
 
 from . import mine, views
 
 LESSON = r"(?P<path>\d+\.\d+-[a-z0-9-]+)"
+
+# Staff sign in through the site's sign-in page, with its limits, not the admin's own form.
+admin.site.login = secure_admin_login(admin.site.login)
+handler429 = "linebyline.accounts.auth_views.too_many_requests"  # allauth answers with it
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -22,6 +27,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("", include("linebyline.teaching.urls")),
+    path("accounts/", include("linebyline.accounts.auth_urls")),  # django-allauth's pages
     path("accounts/", include("linebyline.accounts.urls")),
     path("api/", include("linebyline.accounts.api_urls")),
 ]

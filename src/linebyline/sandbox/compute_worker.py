@@ -1,0 +1,116 @@
+"""The child process of linebyline.sandbox.compute(): runs a lesson's solution, then one piece of code.
+
+Reads one JSON job on stdin ({"solution", "items": [{"code", "name"}]}) and writes one JSON
+object on stdout: {"results": [{"value": ...} or {"error": "..."}]}. Each item gets the solution's
+state as if freshly run, so no item can disturb another: where the system can fork, the
+solution runs once and each item runs in a forked copy of that state (a lesson has a dozen
+items, and some solutions take a second); elsewhere each item runs the solution again. What
+the solution prints is thrown away.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+import os
+import sys
+import traceback
+from typing import Any
+
+
+def _plain(value: Any, path: str = "data") -> Any:
+    """``value`` as JSON would carry it, or ValueError naming the first part that cannot go."""
+    if value is None or isinstance(value, (bool, str, int)):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{path} is {value}, which JSON cannot carry")
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_plain(item, f"{path}[{index}]") for index, item in enumerate(value)]
+    if isinstance(value, dict):
+        for key in value:
+            if not isinstance(key, str):
+                raise ValueError(f"{path} has the key {key!r}; keys must be text")
+        return {key: _plain(item, f"{path}[{key!r}]") for key, item in value.items()}
+    raise ValueError(f"{path} is a {type(value).__name__}; only numbers, text, lists and dicts "
+                     "can be shown")
+
+
+def _error(error: Exception) -> dict[str, Any]:
+    """The author's code failed: say what and where."""
+    where = ""
+    for frame in traceback.extract_tb(error.__traceback__):
+        if frame.filename in ("solution.py", "compute"):
+            where = f" ({frame.filename}, line {frame.lineno})"
+    return {"error": f"{type(error).__name__}: {error}{where}"}
+
+
+def _solved(solution: str) -> dict[str, Any]:
+    namespace: dict[str, Any] = {"__name__": "lesson_solution"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(solution, "solution.py", "exec"), namespace)
+    return namespace
+
+
+def _item(namespace: dict[str, Any], code: str, name: str) -> dict[str, Any]:
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(code, "compute", "exec"), namespace)
+        if name not in namespace:
+            return {"error": f"it must set `{name}`"}
+        return {"value": _plain(namespace[name], name)}
+    except Exception as error:  # the author's code: say what and where
+        return _error(error)
+
+
+def _run(solution: str, code: str, name: str) -> dict[str, Any]:
+    try:
+        namespace = _solved(solution)
+    except Exception as error:
+        return _error(error)
+    return _item(namespace, code, name)
+
+
+def _forked(namespace: dict[str, Any], code: str, name: str) -> dict[str, Any]:
+    """One item in a forked copy of the solved state; its result comes back through a pipe."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: run the item, send the result, leave without cleanup
+        os.close(read)
+        try:
+            data = json.dumps(_item(namespace, code, name)).encode()
+        except BaseException as error:  # noqa: BLE001 - whatever happens, the parent hears
+            data = json.dumps({"error": f"{type(error).__name__}: {error}"}).encode()
+        with os.fdopen(write, "wb") as pipe:
+            pipe.write(data)
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        data = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    try:
+        return json.loads(data)
+    except ValueError:
+        return {"error": f"the computation ended without a result (status {status})"}
+
+
+def main() -> None:
+    job = json.loads(sys.stdin.read())
+    items = job["items"]
+    if not hasattr(os, "fork") or len(items) < 2:
+        results = [_run(job["solution"], item["code"], item["name"]) for item in items]
+    else:
+        try:
+            namespace = _solved(job["solution"])
+        except Exception as error:
+            results = [_error(error) for _ in items]
+        else:
+            sys.stdout.flush()
+            results = [_forked(namespace, item["code"], item["name"]) for item in items]
+    sys.stdout.write(json.dumps({"results": results}))
+
+
+if __name__ == "__main__":
+    main()
