@@ -12,7 +12,7 @@ NO_CLASS = ("There is no class called Value yet. TODO 1 starts it: the keyword `
 NO_CLASS_FIX = "Start the class with `class Value:` at the left edge of the file."
 NOT_A_CLASS = ("`Value` exists, but it is {what}, not a class. A class starts with the keyword "
                "`class`, and __init__ goes inside it, indented.")
-NOT_A_CLASS_FIX = "Write `class Value:`, then `def __init__(...)` indented under it."
+NOT_A_CLASS_FIX = "Start a class, `class Value:`, with `def __init__(...)` indented under it."
 OTHER_CASE = ("Your code defines `{name}`, but not `Value`. Python tells capital letters apart, "
               "and the rest of microgpt says `Value`.")
 OTHER_CASE_FIX = "Rename it: `class Value:`, with a capital V."

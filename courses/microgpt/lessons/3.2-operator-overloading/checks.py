@@ -28,7 +28,7 @@ LINES = {
 def _line(method):
     """The fix for one method: its line, as microgpt writes it."""
     if method in LINES:
-        return f"Write it as `{LINES[method]}`."
+        return f"As microgpt writes it: `{LINES[method]}`."
     if method in ("__add__", "__mul__"):
         return f"The first line of {method}: `{WRAP}`."
     return ""

@@ -16,8 +16,9 @@ from linebyline.runtime import Case, agrees, calling, check, fail, listing, plur
 NO_SEEN = ("visit() goes through x each time it reaches it, and y reaches it twice: nothing "
            "remembers which Values were visited already. seen has to be made next to order, as "
            "an empty set, and visit may do its work only for a Value not in seen yet.")
-NO_SEEN_FIX = ("Write `order, seen = [], set()`, then start visit with `if node not in seen:` "
-               "and `seen.add(node)`, with the old three lines under the if.")
+NO_SEEN_FIX = ("Make the set next to the list, `order, seen = [], set()`, then start visit "
+               "with `if node not in seen:` and `seen.add(node)`, with the old three lines "
+               "under the if.")
 NEVER_ADDED = ("visit() asks whether node is in seen, but never puts anything into seen, so the "
                "answer is always no. A Value has to go into seen as soon as the check lets it "
                "through, before its children are visited.")
@@ -35,7 +36,7 @@ NOT_MOVED = ("visit() checks seen, but the loop over the children and the append
 NOT_MOVED_FIX = "Indent the `for child` loop and `order.append(node)` one level, under the if."
 INVERTED = ("The list stays empty: visit() skips every Value. The condition is the wrong way "
             "round: the work must be done only for a Value that is NOT in seen yet.")
-INVERTED_FIX = "Write the test as `if node not in seen:`."
+INVERTED_FIX = "Turn the test around: `if node not in seen:`."
 LIST = ("The order is right, but visit() looks a Value up in a list: asking a list whether it "
         "holds node compares node with the Values in it one by one, {compared} times here for "
         "{n} Values. microgpt's graph for one name has tens of thousands of Values, and that "

@@ -68,7 +68,8 @@ def _(code):
     if nudge in seen and up not in seen:
         fail(f"{where}. {number(nudge)} is the nudge itself, put in place of the number: the "
              f"number has to move from where it was, up to old + nudge = {number(up)} and down "
-             f"to old - nudge = {number(down)}.", fix=f"Write `{UP}`, and later `{DOWN}`.")
+             f"to old - nudge = {number(down)}.",
+             fix=f"Move the number from old: `{UP}`, and later `{DOWN}`.")
     if up in seen and old in seen:
         fail(f"{where}, so loss_down was measured at old, not one nudge below it. That is a "
              f"one-sided nudge: it measures the slope between {number(old)} and {number(up)}, a "

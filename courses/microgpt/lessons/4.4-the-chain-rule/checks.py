@@ -19,7 +19,7 @@ from linebyline.runtime import (
     value_graphs,
 )
 
-FIX = "Write the chain rule: `child.grad += local_grad * node.grad`."
+FIX = "Multiply the two rates, and add: `child.grad += local_grad * node.grad`."
 
 # What each slip's line does with (child's grad so far, local_grad, node.grad).
 SLIPS = {

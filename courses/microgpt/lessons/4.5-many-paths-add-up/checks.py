@@ -19,7 +19,8 @@ from linebyline.runtime import (
     value_graphs,
 )
 
-FIX = "Write pow's rate: `return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))`."
+FIX = ("Give pow its rate, n paths added up: "
+       "`return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))`.")
 
 
 def _slip(got, x, n, recorded):
