@@ -62,11 +62,11 @@ def slope_between(f, x, nudge):  # from lesson 4.1
 
 if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
     x = Value(1.0)
-    t = x * 3          # local rate of t in x: 3
-    u = t + 1          # local rate of u in t: 1
-    y = u ** 2         # local rate of y in u: 2u = 8
+    u = x * 3          # local rate of u in x: 3
+    v = u + 1          # local rate of v in u: 1
+    y = v ** 2         # local rate of y in v: 2v = 8
     y.backward()
-    for name, node in [("y", y), ("u", u), ("t", t), ("x", x)]:
+    for name, node in [("y", y), ("v", v), ("u", u), ("x", x)]:
         print(f"{name} = {node.data:5}   {name}.grad = {node.grad}   (how fast y moves with {name})")
     nudged = slope_between(lambda v: (3 * v + 1) ** 2, 1.0, 1e-6)
     print(f"nudging x itself: y moves {nudged:.6f} times as fast as x")

@@ -130,13 +130,13 @@ def _(code):
 @check("a chain multiplies its rates")
 def _(code):
     Value = code.Value
-    built = "x = Value(1.0), t = x * 3, u = t + 1, y = u ** 2"
+    built = "x = Value(1.0), u = x * 3, v = u + 1, y = v ** 2"
     with calling(f"building {built}"):
         x = Value(1.0)
-        t = x * 3
-        u = t + 1
-        y = u ** 2
-    _judge(code, y, {"y": y, "u": u, "t": t, "x": x}, built)
+        u = x * 3
+        v = u + 1
+        y = v ** 2
+    _judge(code, y, {"y": y, "v": v, "u": u, "x": x}, built)
     return "y = (3x + 1)² at x = 1: the rates 8, 1 and 3 multiply to x.grad = 24."
 
 
