@@ -67,6 +67,6 @@ if __name__ == "__main__":  # Run shows this demo; Check tries your code on its 
     y = v ** 2         # local rate of y in v: 2v = 8
     y.backward()
     for name, node in [("y", y), ("v", v), ("u", u), ("x", x)]:
-        print(f"{name} = {node.data:5}   {name}.grad = {node.grad}   (how fast y moves with {name})")
+        print(f"{name} = {node.data:5}   {name}.grad = {node.grad}   (y's rate in {name})")
     nudged = slope_between(lambda v: (3 * v + 1) ** 2, 1.0, 1e-6)
     print(f"nudging x itself: y moves {nudged:.6f} times as fast as x")

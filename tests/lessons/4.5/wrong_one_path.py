@@ -63,7 +63,7 @@ if __name__ == "__main__":  # Run shows this demo; Check tries your code on its 
     x = Value(2.0)
     y = (x * 4) * (x + 5)  # x reaches y along two paths: through x * 4 and through x + 5
     y.backward()
-    print(f"y = (x * 4) * (x + 5) at x = 2: x.grad = {x.grad}   (28 through x * 4, 8 through x + 5)")
+    print(f"y = (x * 4) * (x + 5) at x = 2: x.grad = {x.grad}   (28 via x * 4, 8 via x + 5)")
     print(f"  nudging x itself: {slope_between(lambda v: (v * 4) * (v + 5), 2.0, 1e-6):.6f}")
     for n in (2, 3, -1, 0.5):
         a, b = Value(2.0), Value(2.0)

@@ -76,7 +76,8 @@ if __name__ == "__main__":  # Run shows this demo; Check tries your code on its 
         x = Value(at)
         out = getattr(x, name)()
         out.backward()
-        print(f"{name}({at}): local rate {x.grad:.6f}   nudging: {slope_between(plain, at, 1e-6):.6f}")
+        nudged = slope_between(plain, at, 1e-6)
+        print(f"{name}({at}): local rate {x.grad:.6f}   nudging: {nudged:.6f}")
     # the surprise of a count, as in 4.2: L = -log(w / (w + 26)), w used twice
     w = Value(1.0)
     L = -(w / (w + 26)).log()

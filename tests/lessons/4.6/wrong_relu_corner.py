@@ -1,5 +1,5 @@
 # A learner's file for lesson 4.6: >= in relu's test: right for every x of the demo, wrong at exactly 0
-# expect: fail | relu passes on 1 above 0, and 0 at 0 and below | your test counts 0 as above it
+# expect: fail | relu passes on 1 above 0, and 0 at 0 and below | Your test counts 0 as above it
 # The table of local gradients, in the Value of module 3.
 #
 # add, mul and pow record their local rates already (lessons 4.4 and 4.5). Three operations are
@@ -76,7 +76,8 @@ if __name__ == "__main__":  # Run shows this demo; Check tries your code on its 
         x = Value(at)
         out = getattr(x, name)()
         out.backward()
-        print(f"{name}({at}): local rate {x.grad:.6f}   nudging: {slope_between(plain, at, 1e-6):.6f}")
+        nudged = slope_between(plain, at, 1e-6)
+        print(f"{name}({at}): local rate {x.grad:.6f}   nudging: {nudged:.6f}")
     # the surprise of a count, as in 4.2: L = -log(w / (w + 26)), w used twice
     w = Value(1.0)
     L = -(w / (w + 26)).log()

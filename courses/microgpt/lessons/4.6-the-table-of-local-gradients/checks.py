@@ -57,8 +57,8 @@ def _slip(op, got, x, recorded):
             return ("That is relu's output, x itself. relu's rate is its slope: 1 where it lets "
                     "x through, not x.")
         if x == 0 and close(got, 1):
-            return ("relu at exactly 0 got the rate 1: your test counts 0 as above it. At the "
-                    "corner microgpt takes the flat side, 0: the test is x > 0, not x >= 0.")
+            return ("Your test counts 0 as above it. Only a number strictly above 0 is on the "
+                    "rising side; at exactly 0 relu sits on its flat side.")
         if x < 0 and close(got, 1):
             return ("relu at a number below 0 got the rate 1, but there relu gives 0 whatever x "
                     "does: its rate there is 0.")
@@ -94,8 +94,12 @@ def _judge(code, op, x):
     want = RULE[op](x)
     if isinstance(got, (int, float)) and close(got, want, rel=1e-9, abs_tol=1e-12):
         return
-    seen = (f"With {call}, after y.backward() x.grad is {number(got)}, but y moves "
-            f"{number(want)} times as fast as x: {op}'s rate is {RULE_TEXT[op]}.")
+    if op == "relu" and x == 0:
+        seen = (f"With {call}, after y.backward() x.grad is {number(got)}, but relu's rate at "
+                "exactly 0 must be 0: at its corner microgpt takes the flat side.")
+    else:
+        seen = (f"With {call}, after y.backward() x.grad is {number(got)}, but y moves "
+                f"{number(want)} times as fast as x: {op}'s rate is {RULE_TEXT[op]}.")
     fail(f"{seen} {_slip(op, got, x, recorded)}".rstrip(), fix=FIXES[op])
 
 
