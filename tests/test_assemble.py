@@ -17,6 +17,7 @@ import pytest
 
 from linebyline.assemble import Assembler, ProgressError, Work, read_progress
 from linebyline.course import Course
+from linebyline.mine import run_recorded, verdict
 from linebyline.scripts import run_source
 
 from .learner_files import learner_files
@@ -336,3 +337,58 @@ def test_a_lesson_that_cannot_be_read_is_left_out_and_named():
 def test_anything_else_is_refused(data, says):
     with pytest.raises(ProgressError, match=f"^{re.escape(says)}$"):
         read_progress(data, "microgpt")
+
+
+# --- module 7: the learner's own train2, every lesson of the module done ----------------------
+
+MODULE_7 = [f"7.{i}" for i in range(1, 8)]
+# One other correct spelling per lesson, as a learner who wrote their own would bring.
+MODULE_7_OTHERS = {"7.1": "alt_named_target.py", "7.2": "alt_list_and_float.py",
+                   "7.3": "alt_loop_and_negation.py", "7.4": "alt_spelled_out.py",
+                   "7.5": "alt_iterative.py", "7.6": "alt_zero_first.py", "7.7": "alt_loop.py"}
+RECORDED_STEPS = 3
+
+
+def recorded(text: str, filename: str, dataset: Path):
+    return run_recorded(text, filename, dataset, RECORDED_STEPS, None, lambda line: None)
+
+
+@pytest.fixture(scope="module")
+def train2_reference(assembler: Assembler, names_file: Path):
+    return recorded(assembler.script("train2.py").text, "train2.py", names_file)
+
+
+def module_7_progress(course: Course, drafts: str) -> dict[str, Work]:
+    folder = Path(__file__).parent / "lessons"
+    return {number: Work("done", solution(course, number) if drafts == "solutions" else
+                         (folder / number / MODULE_7_OTHERS[number]).read_text(encoding="utf-8"))
+            for number in MODULE_7}
+
+
+def test_every_module_7_lesson_has_its_place_in_train2(assembler: Assembler):
+    assert set(MODULE_7) <= set(assembler.lessons_in("train2.py"))
+    # 7.7's mlp is train2's own; the Value class and softmax of 7.2 and 7.3 go on into microgpt
+    assert "7.7" not in assembler.lessons_in("microgpt.py")
+    assert {"7.2", "7.3", "7.6"} <= set(assembler.lessons_in("microgpt.py"))
+
+
+@pytest.mark.parametrize("drafts", ["solutions", "other spellings"])
+def test_with_module_7_done_my_train2_is_mine_and_trains_like_the_reference(
+        drafts, assembler: Assembler, course: Course, names_file: Path, train2_reference):
+    """All seven lessons passed: every region of theirs in train2.py is the learner's code, and
+    the file trains step by step like the reference (the same losses and weights, or apart only
+    by rounding where a spelling adds in another order)."""
+    assembly = assembler.assemble("train2.py", module_7_progress(course, drafts))
+    mine = [r for r in assembly.regions if r.lesson in MODULE_7]
+    assert {r.lesson for r in mine} == set(MODULE_7)
+    assert all(r.origin == "yours" for r in mine), [(r.lesson, r.reason) for r in mine]
+    if drafts == "solutions":
+        assert code_of(assembly.text) == code_of(assembler.script("train2.py").text)
+    else:
+        assert code_of(assembly.text) != code_of(assembler.script("train2.py").text)
+    run = recorded(assembly.text, assembly.filename, names_file)
+    said = verdict(run, train2_reference)
+    assert len(run.losses) == RECORDED_STEPS
+    assert said.kind in (("same",) if drafts == "solutions" else ("same", "rounding")), said.text
+    assert run.weights is not None and train2_reference.weights is not None
+    assert max(abs(a - b) for a, b in zip(run.weights, train2_reference.weights)) < 1e-12

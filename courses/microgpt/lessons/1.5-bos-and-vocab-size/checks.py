@@ -5,7 +5,7 @@ number of different characters, and vocab_size one more. The last check reads th
 the learner's own chars, BOS and vocab_size: every id from 0 to vocab_size - 1 must mean exactly
 one thing.
 """
-from linebyline.runtime import check, fail, printed, shown
+from linebyline.runtime import calling, check, fail, printed, reference, rerun, shown
 
 BOS_FIX = "The first id after the characters': `BOS = len(chars)`."
 VOCAB_FIX = "Every character and BOS: `vocab_size = len(chars) + 1`."
@@ -89,3 +89,28 @@ def _(code):
              f"{shown(printed(code).strip()[-60:])}. The print line was given: was it changed?")
     return (f"ids 0 to {len(chars) - 1} are {chars[0]!r} to {chars[-1]!r}, id {bos} is BOS: "
             f"{size} ids, each meaning one thing.")
+
+
+# A names file of our own whose characters are not 'a' to 'z': 9 different ones, a hyphen among
+# them, so BOS is 9 and vocab_size 10 here.
+OWN_NAMES = "anne-marie\nleo\nmia\nnoor\nemil\n"
+
+
+@check("another names file, other numbers")
+def _(code):
+    files = {"input.txt": OWN_NAMES}
+    with calling("your file, run again with a names file of our own as input.txt"):
+        theirs = rerun(code, files)
+    ours = rerun(reference(code), files)
+    if (theirs.BOS, theirs.vocab_size) == (ours.BOS, ours.vocab_size):
+        return (f"With another names file ({len(ours.chars)} characters), BOS is {ours.BOS} and "
+                f"vocab_size {ours.vocab_size}, as they should be.")
+    told = (f"Run with a names file of our own as input.txt (anne-marie, leo, mia, noor, emil), "
+            f"the names use {len(ours.chars)} different characters, {''.join(ours.chars)!r}, so "
+            f"BOS should be {ours.BOS} and vocab_size {ours.vocab_size}; yours are "
+            f"{shown(theirs.BOS)} and {shown(theirs.vocab_size)}. Numbers written into the file "
+            f"fit only the names they were counted on: microgpt trains on any names file (My "
+            f"microgpt lets you drop in your own), so BOS and vocab_size must follow chars.")
+    if theirs.BOS != ours.BOS:
+        fail(told, fix=BOS_FIX)
+    fail(told, fix=VOCAB_FIX)

@@ -8,7 +8,7 @@ total makes the whole table add up to 1, normalising columns makes each column a
 The last check runs the file again on a names file of our own, with another vocabulary (so
 another vocab_size), and compares its probabilities with the solution's.
 """
-from linebyline.runtime import check, fail, listing, number, reference, rerun, shown
+from linebyline.runtime import check, fail, learner_line, listing, number, reference, rerun, shown
 
 _cache = {}
 PROBS_FIX = "`probs = [[c / sum(row) for c in row] for row in counts]`: each count over its row's total."
@@ -146,16 +146,6 @@ def _(code):
              f"is {number(code.probs[a][b])} ({len(wrong)} cells are off). {why}", fix=PROBS_FIX)
 
 
-def _line_in(error, code):
-    """The line of the learner's file where ``error`` happened, or None."""
-    filename, line, trace = code._program.filename, None, error.__traceback__
-    while trace is not None:
-        if trace.tb_frame.f_code.co_filename == filename:
-            line = trace.tb_lineno
-        trace = trace.tb_next
-    return line
-
-
 @check("the probabilities of another names file")
 def _(code):
     files = {"input.txt": OWN_NAMES}
@@ -167,7 +157,7 @@ def _(code):
     try:
         theirs = rerun(code, files)
     except Exception as error:  # noqa: BLE001 - every error of their file is told
-        line = _line_in(error, code)
+        line = learner_line(error, code)
         at = f" on line {line}" if line is not None else ""
         fail(f"{told} your file stopped{at} with {type(error).__name__}: {error}. probs is made "
              f"from counts, whatever its size: one row of probabilities per row of counts.",

@@ -12,7 +12,7 @@ import math
 import random
 import re
 
-from linebyline.runtime import check, fail, listing, number, printed, reference, rerun
+from linebyline.runtime import check, fail, learner_line, listing, number, printed, reference, rerun
 
 SAMPLE = re.compile(r"^sample\s+(\d+): (.*)$", re.MULTILINE)
 _cache = {}
@@ -186,16 +186,6 @@ def _(code):
              f"weights; then the same seed gives the same names.", fix=DRAW_FIX)
 
 
-def _line_in(error, code):
-    """The line of the learner's file where ``error`` happened, or None."""
-    filename, line, trace = code._program.filename, None, error.__traceback__
-    while trace is not None:
-        if trace.tb_frame.f_code.co_filename == filename:
-            line = trace.tb_lineno
-        trace = trace.tb_next
-    return line
-
-
 @check("the names of another vocabulary")
 def _(code):
     files = {"input.txt": OWN_NAMES}
@@ -207,7 +197,7 @@ def _(code):
     try:
         theirs = rerun(code, files)
     except Exception as error:  # noqa: BLE001 - every error of their file is told
-        line = _line_in(error, code)
+        line = learner_line(error, code)
         at = f" on line {line}" if line is not None else ""
         fail(f"{told} your file stopped{at} with {type(error).__name__}: {error}. Every line of "
              f"the sampling loop has to work for any vocabulary: draw among the ids 0 to "

@@ -11,7 +11,7 @@ import math
 import random
 import re
 
-from linebyline.runtime import check, close, fail, number, printed, reference, rerun
+from linebyline.runtime import check, close, fail, learner_line, number, printed, reference, rerun
 
 STEP = re.compile(r"^step\s+(\d+) / (\d+) \| loss (\S+)$", re.MULTILINE)
 SAMPLE = re.compile(r"^sample\s+(\d+): (.*)$", re.MULTILINE)
@@ -173,16 +173,6 @@ def _(code):
          f"weighted by the current token's row.", fix=DRAW_FIX)
 
 
-def _line_in(error, code):
-    """The line of the learner's file where ``error`` happened, or None."""
-    filename, line, trace = code._program.filename, None, error.__traceback__
-    while trace is not None:
-        if trace.tb_frame.f_code.co_filename == filename:
-            line = trace.tb_lineno
-        trace = trace.tb_next
-    return line
-
-
 @check("train0 on another names file")
 def _(code):
     files = {"input.txt": OWN_NAMES}
@@ -193,7 +183,7 @@ def _(code):
     try:
         theirs = rerun(code, files)
     except Exception as error:  # noqa: BLE001 - every error of their file is told
-        line = _line_in(error, code)
+        line = learner_line(error, code)
         at = f" on line {line}" if line is not None else ""
         fail(f"{told} your file stopped{at} with {type(error).__name__}: {error}. Each of your "
              f"four lines has to work for any names file: vocab_size and BOS follow the names.",
