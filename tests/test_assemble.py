@@ -218,36 +218,49 @@ def test_a_rewritten_sort_takes_the_whole_function_body(assembler: Assembler, co
     compile(assembly.text, "my_microgpt.py", "exec")
 
 
+# Lesson 7.4 is the subject of the next tests: it owns a block of train2.py no earlier lesson
+# teaches (mul's local grads). 7.5 no longer does: its two lines are taught first by 3.3 (the
+# append in visit) and 4.4 (the chain rule), whose blocks hold the reference when 7.5's code
+# cannot be used.
+MUL = "return Value(self.data * other.data, (self, other), (other.data, self.data))"
+
+
+def learner_74(course: Course, old: str, new: str) -> str:
+    draft = solution(course, "7.4")
+    assert old in draft
+    return draft.replace(old, new)
+
+
 @pytest.mark.parametrize("draft, reason", [
     (None, "done, but no saved code came with it"),
     ("", "still has the TODO on line"),  # an empty draft: the TODOs are gone, not done
 ])
 def test_done_without_usable_code_keeps_the_reference(assembler, course, draft, reason):
     if draft == "":
-        draft = course.lesson("7.5").exercise.starter  # reset to the starter after passing
-    assembly = assembler.assemble("train2.py", {"7.5": Work("done", draft)})
-    regions = [r for r in assembly.regions if r.lesson == "7.5"]
+        draft = course.lesson("7.4").exercise.starter  # reset to the starter after passing
+    assembly = assembler.assemble("train2.py", {"7.4": Work("done", draft)})
+    regions = [r for r in assembly.regions if r.lesson == "7.4"]
     assert regions and all(r.origin == "reference" and reason in r.reason for r in regions)
 
 
 def test_code_that_would_not_parse_keeps_the_reference(assembler: Assembler, course: Course):
-    draft = learner_75(course, "child.grad += local_grad * node.grad",
-                       "child.grad += (local_grad * node.grad")
-    assembly = assembler.assemble("train2.py", {"7.4": Work("done", solution(course, "7.4")),
-                                                "7.5": Work("done", draft)})
-    reasons = {r.reason for r in assembly.regions if r.lesson == "7.5"}
+    draft = learner_74(course, MUL, MUL.replace("(other.data, self.data))",
+                                                "((other.data, self.data)"))
+    assembly = assembler.assemble("train2.py", {"7.5": Work("done", solution(course, "7.5")),
+                                                "7.4": Work("done", draft)})
+    reasons = {r.reason for r in assembly.regions if r.lesson == "7.4"}
     assert len(reasons) == 1 and "would not run: SyntaxError" in reasons.pop()
-    assert all(r.origin == "yours" for r in assembly.regions if r.lesson == "7.4")
+    assert all(r.origin == "yours" for r in assembly.regions if r.lesson == "7.5")
     assert code_of(assembly.text) == code_of(assembler.script("train2.py").text)
 
 
 def test_code_that_needs_a_helper_from_the_lesson_file_keeps_the_reference(assembler, course):
-    draft = learner_75(course, "child.grad += local_grad * node.grad",
-                       "child.grad += chain(local_grad, node.grad)")
-    draft = draft.replace("class Value:", "def chain(a, b):\n    return a * b\n\n\nclass Value:")
-    assembly = assembler.assemble("train2.py", {"7.5": Work("done", draft)})
-    reasons = {r.reason for r in assembly.regions if r.lesson == "7.5"}
-    assert reasons == {"your code uses `chain`, which train2.py does not define (is it defined "
+    draft = learner_74(course, MUL, MUL.replace("(other.data, self.data))",
+                                                "pair(other.data, self.data))"))
+    draft = draft.replace("class Value:", "def pair(a, b):\n    return (a, b)\n\n\nclass Value:")
+    assembly = assembler.assemble("train2.py", {"7.4": Work("done", draft)})
+    reasons = {r.reason for r in assembly.regions if r.lesson == "7.4"}
+    assert reasons == {"your code uses `pair`, which train2.py does not define (is it defined "
                        "elsewhere in your lesson file?), so the reference is used"}
 
 
@@ -270,9 +283,9 @@ def test_drafts_in_other_shapes_still_assemble(assembler: Assembler, course: Cou
 
 
 def test_a_huge_draft_is_refused_by_its_size(assembler: Assembler, course: Course):
-    draft = solution(course, "7.5") + "\n" * 5000
-    assembly = assembler.assemble("train2.py", {"7.5": Work("done", draft)})
-    reasons = {r.reason for r in assembly.regions if r.lesson == "7.5"}
+    draft = solution(course, "7.4") + "\n" * 5000
+    assembly = assembler.assemble("train2.py", {"7.4": Work("done", draft)})
+    reasons = {r.reason for r in assembly.regions if r.lesson == "7.4"}
     assert len(reasons) == 1 and "far longer than the lesson's file" in reasons.pop()
 
 
