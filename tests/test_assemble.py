@@ -23,6 +23,7 @@ from linebyline.scripts import run_source
 from .learner_files import learner_files
 
 STEPS = 2  # enough for every script to reach its training loop and its samples
+SAMPLES = 3  # names each run samples: every weight and the sampling code show in the first few
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +37,7 @@ def code_of(text: str) -> str:
 
 
 def output(text: str, name: str, dataset: Path) -> list[str]:
-    return list(run_source(text, name, dataset, STEPS))
+    return list(run_source(text, name, dataset, STEPS, samples=SAMPLES))
 
 
 @pytest.fixture(scope="module")
