@@ -7,8 +7,7 @@ positions 2 and 3 (as in 'anna'), each with an empty cache, so nothing but the p
 between the two calls. The last check compares the whole of gpt() with ours on new names, up to
 position block_size - 1, each name run twice with fresh caches.
 """
-from linebyline.runtime import Case, agrees, calling, check, close, fail, number, reference, \
-    replacing
+from linebyline.runtime import Case, agrees, calling, check, close, fail, number, reference, replacing
 
 LETTER = "n"
 POSITIONS = (2, 3)
