@@ -94,9 +94,9 @@ def _(code):
     where, note = _watch(code, POS)
     norms = note["norms"]
     if len(norms) < 2:
-        fail(f"{where}, rmsnorm ran {'once' if len(norms) == 1 else 'never'}, but twice is right: once on x = letter "
-             f"+ place (given), and once more on the x attention reads, after it is kept in "
-             f"`residual`.")
+        ran = "once" if len(norms) == 1 else "never"
+        fail(f"{where}, rmsnorm ran {ran}, but twice is right: once on x = letter + place "
+             f"(given), and once more on the x attention reads, after it is kept in `residual`.")
     first_out, second_in, second_out = norms[0][1], norms[1][0], norms[1][1]
     if second_in is not first_out and not _same(_data(second_in), _data(first_out)):
         fail(f"{where}, the second rmsnorm was given a vector that starts "
