@@ -112,7 +112,7 @@ def _(code):
                  f"values keeps this position's v, which starts {_start(made['attn_wv'])}. A "
                  f"position is found by its key and hands over its value: the two lists hold "
                  f"different things.")
-    return f"After 3 calls, keys and values hold 3 entries each, one per position, in order."
+    return "After 3 calls, keys and values hold 3 entries each, one per position, in order."
 
 
 def _watched_loss(code, doc):
