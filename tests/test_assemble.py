@@ -8,6 +8,7 @@ reference, marked, with its reason.
 from __future__ import annotations
 
 import ast
+import json
 import re
 import subprocess
 import sys
@@ -323,3 +324,65 @@ def test_a_lesson_that_cannot_be_read_is_left_out_and_named():
 def test_anything_else_is_refused(data, says):
     with pytest.raises(ProgressError, match=f"^{re.escape(says)}$"):
         read_progress(data, "microgpt")
+
+
+# --- module 8: the learner's own train3 ---------------------------------------------------------
+
+MODULE_8 = ("8.1", "8.2", "8.3", "8.4", "8.5", "8.6", "8.7")
+# Another correct spelling of each module-8 lesson that computes exactly the same numbers (no
+# reordered float arithmetic), so the learner's train3 must match the reference bit for bit.
+MODULE_8_SPELLINGS = {"8.1": "alt_named_rows.py", "8.2": "alt_spelled.py", "8.3": "alt_one_line.py",
+                      "8.4": "alt_sqrt.py", "8.5": "alt_named.py", "8.6": "alt_plus_equals.py",
+                      "8.7": "alt_named_logits.py"}
+MODULE_8_STEPS = 4
+
+
+def recorded_run(text: str, name: str, dataset: Path, folder: Path) -> tuple[list[str], list[dict]]:
+    """What a script prints in MODULE_8_STEPS steps, and its record: every step's exact loss and
+    a fingerprint of all its weights, then the final weights (linebyline.training)."""
+    record = folder / f"{name}.jsonl"
+    printed = list(run_source(text, name, dataset, MODULE_8_STEPS, record=record))
+    return printed, [json.loads(line) for line in record.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("spelling", ["solutions", "other spellings"])
+def test_module_8_alone_assembles_a_train3_that_trains_exactly_like_the_reference(
+        spelling, assembler: Assembler, course: Course, names_file: Path, tmp_path: Path):
+    """With module 8 done (and the earlier lessons not, or not yet written), my_train3.py holds
+    the learner's lines of 8.1 to 8.7 and the reference everywhere else, and its run matches
+    train3.py's step by step: the same losses and weights to the last bit, the same names."""
+    folder = Path(__file__).parent / "lessons"
+    drafts = {number: (solution(course, number) if spelling == "solutions" else
+                       (folder / number / MODULE_8_SPELLINGS[number]).read_text(encoding="utf-8"))
+              for number in MODULE_8}
+    assembly = assembler.assemble("train3.py", {n: Work("done", d) for n, d in drafts.items()})
+    mine = [r for r in assembly.regions if r.lesson in MODULE_8]
+    assert {r.lesson for r in mine} == set(MODULE_8)
+    assert all(r.origin == "yours" for r in mine), [(r.lesson, r.reason) for r in mine]
+    assert all(r.reason == "not started yet" for r in assembly.regions if r.lesson not in MODULE_8)
+    reference = assembler.script("train3.py").text
+    if spelling == "other spellings":  # the learner's own lines are really there
+        assert "tok_emb = weights['wte'][token]" in assembly.text
+        assert "keys += [k]" in assembly.text and "keys += [k]" not in reference
+        assert code_of(assembly.text) != code_of(reference)
+    else:
+        assert code_of(assembly.text) == code_of(reference)
+    mine_printed, mine_record = recorded_run(assembly.text, assembly.filename, names_file, tmp_path)
+    ours_printed, ours_record = recorded_run(reference, "train3.py", names_file, tmp_path)
+    steps = [entry for entry in ours_record if "step" in entry]
+    assert len(steps) == MODULE_8_STEPS and "weights" in ours_record[-1]
+    assert mine_record == ours_record
+    assert mine_printed == ours_printed and any(line.startswith("sample 20:") for line in mine_printed)
+
+
+def test_a_module_8_mistake_in_my_train3_shows_in_its_first_step(
+        assembler: Assembler, course: Course, names_file: Path, tmp_path: Path):
+    """The comparison above can fail: 8.4 without the division by sqrt(n_embd), placed as the
+    learner wrote it, changes train3's very first loss."""
+    draft = solution(course, "8.4").replace(" / n_embd ** 0.5 for past_k in keys]",
+                                            " for past_k in keys]")
+    assembly = assembler.assemble("train3.py", {"8.4": Work("done", draft)})
+    assert all(r.origin == "yours" for r in assembly.regions if r.lesson == "8.4")
+    _, mine = recorded_run(assembly.text, assembly.filename, names_file, tmp_path)
+    _, ours = recorded_run(assembler.script("train3.py").text, "train3.py", names_file, tmp_path)
+    assert mine[0]["loss"] != ours[0]["loss"]
