@@ -37,8 +37,9 @@ function strength(value: number, values: Values, scale: number): number {
   return Math.min(1, values === "weights" ? value : Math.abs(value) / scale);
 }
 
+// At most half the hue, so that the text on a cell keeps its contrast in both themes.
 function cellBackground(value: number, values: Values, scale: number): string {
-  const share = Math.round(strength(value, values, scale) * 85);
+  const share = Math.round(strength(value, values, scale) * 50);
   const hue = values === "scores" && value < 0 ? "var(--bad)" : "var(--accent)";
   return `color-mix(in srgb, ${hue} ${share}%, var(--surface))`;
 }
