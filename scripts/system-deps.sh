@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the tests need from the system, installed and started if missing (idempotent):
-# Debian's Chromium for the browser tests, a PostgreSQL server for the database tests, and nginx
-# for the deployment test (tests/deploy: it runs its own nginx with deploy/nginx.conf).
+# Debian's Chromium for the browser tests, a PostgreSQL server for the database tests, nginx
+# for the deployment test (tests/deploy: it runs its own nginx with deploy/nginx.conf), and
+# bubblewrap, which contains `linebyline check` (the tests also run it without, on purpose).
 # Needs root (as on the development machines and CI); prints what it does.
 set -euo pipefail
 
@@ -10,6 +11,10 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || need+=(nginx)
+command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+# A Python that `nobody` may run, for the tests that run the CLI as another user (tests/other_user.py):
+# the venv's own may sit where only root can read (a pyenv under /root).
+[ -x /usr/bin/python3 ] || need+=(python3)
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing ${need[*]} with apt-get…"
   apt-get update -qq
@@ -37,4 +42,4 @@ su postgres -c "psql -q -tAc \"SELECT 1 FROM pg_roles WHERE rolname='linebyline'
 su postgres -c "psql -q -tAc \"SELECT 1 FROM pg_database WHERE datname='linebyline'\"" | grep -q 1 ||
   su postgres -c "createdb -O linebyline linebyline"
 echo "Chromium: $(chromium --version 2>/dev/null | head -1); PostgreSQL: ready on 127.0.0.1:5432;" \
-  "$( (/usr/sbin/nginx -v || nginx -v) 2>&1 | head -1)"
+  "$( (/usr/sbin/nginx -v || nginx -v) 2>&1 | head -1); $(bwrap --version)"

@@ -1,14 +1,19 @@
 """Shared fixtures: the real course, the published names file, and a way to run the CLI."""
 from __future__ import annotations
 
+import os
 import shutil
+import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from linebyline.course import Course, default_course_path, load_course
+
+from .other_user import NOBODY, CliUser, make_home, python_for
 
 ROOT = Path(__file__).resolve().parents[1]
 # The makemore names file lives in ../shared beside the repository (also in CI). A missing file
@@ -59,3 +64,81 @@ def browser():
         launched = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
         yield launched
         launched.close()
+
+
+@pytest.fixture(scope="session")
+def cli_root():
+    """The CLI run by root (only when the tests run as root)."""
+    if os.geteuid() != 0:
+        pytest.skip("runs the CLI as root, and the tests do not run as root")
+    home = make_home(None)
+    yield CliUser(sys.executable, home, None)
+    shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def cli_user():
+    """The CLI run by an ordinary user: `nobody` when the tests run as root, else the tests'."""
+    user = NOBODY if os.geteuid() == 0 else None
+    python = sys.executable if user is None else python_for(user)
+    assert python, (f"no Python {sys.version_info.major}.{sys.version_info.minor} that the user "
+                    "nobody may run: install the system's (e.g. apt install python3)")
+    home = make_home(user)
+    yield CliUser(python, home, user)
+    shutil.rmtree(home, ignore_errors=True)
+
+
+class Listeners:
+    """A TCP and a UDP server on 127.0.0.1, on one port, keeping whatever reaches them."""
+
+    def __init__(self) -> None:
+        self.tcp = socket.create_server(("127.0.0.1", 0))
+        self.port = self.tcp.getsockname()[1]
+        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.udp.bind(("127.0.0.1", self.port))
+        self.received: list[str] = []
+        self.lock = threading.Lock()
+        for target in (self._accept, self._datagrams):
+            threading.Thread(target=target, daemon=True).start()
+
+    def _keep(self, what: str) -> None:
+        with self.lock:
+            self.received.append(what)
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                connection, _ = self.tcp.accept()
+            except OSError:
+                return
+            with connection:
+                connection.settimeout(2)
+                try:
+                    self._keep(f"tcp: {connection.recv(100)!r}")
+                except OSError:
+                    self._keep("tcp: a connection")
+
+    def _datagrams(self) -> None:
+        while True:
+            try:
+                self._keep(f"udp: {self.udp.recv(100)!r}")
+            except OSError:
+                return
+
+    def take(self) -> list[str]:
+        """What came since the last call."""
+        with self.lock:
+            taken, self.received = self.received, []
+        return taken
+
+    def close(self) -> None:
+        self.tcp.close()
+        self.udp.close()
+
+
+@pytest.fixture(scope="module")
+def listeners():
+    """Servers on this machine that learner code must not reach from a check."""
+    servers = Listeners()
+    yield servers
+    servers.close()

@@ -13,7 +13,8 @@ from linebyline.course import Course, apply_edits
 
 FOLDER = Path(__file__).parent / "hostile"
 LESSON = "7.5"
-HEADER = re.compile(r"^#\s*(base|at|expect|cli|browser|timeout|memory):\s*(.*?)\s*$")
+HEADER = re.compile(r"^#\s*(base|at|expect|cli|browser|timeout|memory|contained):\s*(.*?)\s*$")
+PLACEHOLDER = re.compile(r"<([A-Z]+)>")
 
 
 @dataclass(frozen=True)
@@ -49,13 +50,21 @@ class HostileFile:
         return ["--timeout", self.header.get("timeout", "10"),
                 "--memory", self.header.get("memory", "512")]
 
-    def source(self, course: Course) -> str:
+    @property
+    def contained(self) -> bool:
+        """Whether it is also run as root and as another user, in each kind of namespaces."""
+        return self.header.get("contained") == "yes"
+
+    def source(self, course: Course, **values: str) -> str:
+        """The whole file; each <NAME> in the piece becomes values[NAME] (<NUL>: a NUL)."""
         exercise = course.lesson(LESSON).exercise
         base = exercise.solution
         if self.header["base"] == "mistake":
             base = apply_edits(base, exercise.mistakes[0].edits)
+        values = {"NUL": "\0", **values}
         piece = "\n".join(line for line in self.path.read_text().splitlines()
-                          if not HEADER.match(line)).replace("<NUL>", "\0").strip("\n") + "\n"
+                          if not HEADER.match(line))
+        piece = PLACEHOLDER.sub(lambda match: values[match.group(1)], piece).strip("\n") + "\n"
         if self.header.get("at") == "start":
             return piece + "\n" + base
         return base.rstrip("\n") + "\n\n" + piece

@@ -8,7 +8,6 @@ reference, marked, with its reason.
 from __future__ import annotations
 
 import ast
-import json
 import re
 import subprocess
 import sys
@@ -18,6 +17,7 @@ import pytest
 
 from linebyline.assemble import Assembler, ProgressError, Work, read_progress
 from linebyline.course import Course
+from linebyline.mine import run_recorded, verdict
 from linebyline.scripts import run_source
 
 from .learner_files import learner_files
@@ -326,63 +326,125 @@ def test_anything_else_is_refused(data, says):
         read_progress(data, "microgpt")
 
 
+# --- module 7: the learner's own train2, every lesson of the module done ----------------------
+
+MODULE_7 = [f"7.{i}" for i in range(1, 8)]
+# One other correct spelling per lesson, as a learner who wrote their own would bring.
+MODULE_7_OTHERS = {"7.1": "alt_named_target.py", "7.2": "alt_list_and_float.py",
+                   "7.3": "alt_loop_and_negation.py", "7.4": "alt_spelled_out.py",
+                   "7.5": "alt_iterative.py", "7.6": "alt_zero_first.py", "7.7": "alt_loop.py"}
+RECORDED_STEPS = 3
+
+
+def recorded(text: str, filename: str, dataset: Path):
+    return run_recorded(text, filename, dataset, RECORDED_STEPS, None, lambda line: None)
+
+
+@pytest.fixture(scope="module")
+def train2_reference(assembler: Assembler, names_file: Path):
+    return recorded(assembler.script("train2.py").text, "train2.py", names_file)
+
+
+def module_7_progress(course: Course, drafts: str) -> dict[str, Work]:
+    folder = Path(__file__).parent / "lessons"
+    return {number: Work("done", solution(course, number) if drafts == "solutions" else
+                         (folder / number / MODULE_7_OTHERS[number]).read_text(encoding="utf-8"))
+            for number in MODULE_7}
+
+
+def test_every_module_7_lesson_has_its_place_in_train2(assembler: Assembler):
+    assert set(MODULE_7) <= set(assembler.lessons_in("train2.py"))
+    # 7.7's mlp is train2's own; the Value class and softmax of 7.2 and 7.3 go on into microgpt
+    assert "7.7" not in assembler.lessons_in("microgpt.py")
+    assert {"7.2", "7.3", "7.6"} <= set(assembler.lessons_in("microgpt.py"))
+
+
+@pytest.mark.parametrize("drafts", ["solutions", "other spellings"])
+def test_with_module_7_done_my_train2_is_mine_and_trains_like_the_reference(
+        drafts, assembler: Assembler, course: Course, names_file: Path, train2_reference):
+    """All seven lessons passed: every region of theirs in train2.py is the learner's code, and
+    the file trains step by step like the reference (the same losses and weights, or apart only
+    by rounding where a spelling adds in another order)."""
+    assembly = assembler.assemble("train2.py", module_7_progress(course, drafts))
+    mine = [r for r in assembly.regions if r.lesson in MODULE_7]
+    assert {r.lesson for r in mine} == set(MODULE_7)
+    assert all(r.origin == "yours" for r in mine), [(r.lesson, r.reason) for r in mine]
+    if drafts == "solutions":
+        assert code_of(assembly.text) == code_of(assembler.script("train2.py").text)
+    else:
+        assert code_of(assembly.text) != code_of(assembler.script("train2.py").text)
+    run = recorded(assembly.text, assembly.filename, names_file)
+    said = verdict(run, train2_reference)
+    assert len(run.losses) == RECORDED_STEPS
+    assert said.kind in (("same",) if drafts == "solutions" else ("same", "rounding")), said.text
+    assert run.weights is not None and train2_reference.weights is not None
+    assert max(abs(a - b) for a, b in zip(run.weights, train2_reference.weights)) < 1e-12
+
+
 # --- module 8: the learner's own train3 ---------------------------------------------------------
 
-MODULE_8 = ("8.1", "8.2", "8.3", "8.4", "8.5", "8.6", "8.7")
+MODULE_8 = [f"8.{i}" for i in range(1, 8)]
 # Another correct spelling of each module-8 lesson that computes exactly the same numbers (no
-# reordered float arithmetic), so the learner's train3 must match the reference bit for bit.
-MODULE_8_SPELLINGS = {"8.1": "alt_named_rows.py", "8.2": "alt_spelled.py", "8.3": "alt_one_line.py",
-                      "8.4": "alt_sqrt.py", "8.5": "alt_named.py", "8.6": "alt_plus_equals.py",
-                      "8.7": "alt_named_logits.py"}
-MODULE_8_STEPS = 4
+# float arithmetic reordered), so the learner's train3 must match the reference bit for bit.
+MODULE_8_OTHERS = {"8.1": "alt_named_rows.py", "8.2": "alt_spelled.py", "8.3": "alt_one_line.py",
+                   "8.4": "alt_sqrt.py", "8.5": "alt_named.py", "8.6": "alt_plus_equals.py",
+                   "8.7": "alt_named_logits.py"}
 
 
-def recorded_run(text: str, name: str, dataset: Path, folder: Path) -> tuple[list[str], list[dict]]:
-    """What a script prints in MODULE_8_STEPS steps, and its record: every step's exact loss and
-    a fingerprint of all its weights, then the final weights (linebyline.training)."""
-    record = folder / f"{name}.jsonl"
-    printed = list(run_source(text, name, dataset, MODULE_8_STEPS, record=record))
-    return printed, [json.loads(line) for line in record.read_text().splitlines()]
+@pytest.fixture(scope="module")
+def train3_reference(assembler: Assembler, names_file: Path):
+    printed: list[str] = []
+    run = run_recorded(assembler.script("train3.py").text, "train3.py", names_file,
+                       RECORDED_STEPS, None, printed.append)
+    return run, printed
 
 
-@pytest.mark.parametrize("spelling", ["solutions", "other spellings"])
-def test_module_8_alone_assembles_a_train3_that_trains_exactly_like_the_reference(
-        spelling, assembler: Assembler, course: Course, names_file: Path, tmp_path: Path):
-    """With module 8 done (and the earlier lessons not, or not yet written), my_train3.py holds
-    the learner's lines of 8.1 to 8.7 and the reference everywhere else, and its run matches
-    train3.py's step by step: the same losses and weights to the last bit, the same names."""
+def module_8_progress(course: Course, drafts: str) -> dict[str, Work]:
     folder = Path(__file__).parent / "lessons"
-    drafts = {number: (solution(course, number) if spelling == "solutions" else
-                       (folder / number / MODULE_8_SPELLINGS[number]).read_text(encoding="utf-8"))
-              for number in MODULE_8}
-    assembly = assembler.assemble("train3.py", {n: Work("done", d) for n, d in drafts.items()})
+    return {number: Work("done", solution(course, number) if drafts == "solutions" else
+                         (folder / number / MODULE_8_OTHERS[number]).read_text(encoding="utf-8"))
+            for number in MODULE_8}
+
+
+@pytest.mark.parametrize("drafts", ["solutions", "other spellings"])
+def test_with_module_8_done_my_train3_is_mine_and_trains_exactly_like_the_reference(
+        drafts, assembler: Assembler, course: Course, names_file: Path, train3_reference):
+    """All seven lessons of module 8 passed (and every earlier lesson left to the reference):
+    every region of theirs in train3.py is the learner's code, and the file trains step by step
+    exactly like the reference, the same losses and weights to the last bit, the same names."""
+    assembly = assembler.assemble("train3.py", module_8_progress(course, drafts))
     mine = [r for r in assembly.regions if r.lesson in MODULE_8]
     assert {r.lesson for r in mine} == set(MODULE_8)
     assert all(r.origin == "yours" for r in mine), [(r.lesson, r.reason) for r in mine]
     assert all(r.reason == "not started yet" for r in assembly.regions if r.lesson not in MODULE_8)
     reference = assembler.script("train3.py").text
-    if spelling == "other spellings":  # the learner's own lines are really there
-        assert "tok_emb = weights['wte'][token]" in assembly.text
-        assert "keys += [k]" in assembly.text and "keys += [k]" not in reference
-        assert code_of(assembly.text) != code_of(reference)
-    else:
+    if drafts == "solutions":
         assert code_of(assembly.text) == code_of(reference)
-    mine_printed, mine_record = recorded_run(assembly.text, assembly.filename, names_file, tmp_path)
-    ours_printed, ours_record = recorded_run(reference, "train3.py", names_file, tmp_path)
-    steps = [entry for entry in ours_record if "step" in entry]
-    assert len(steps) == MODULE_8_STEPS and "weights" in ours_record[-1]
-    assert mine_record == ours_record
-    assert mine_printed == ours_printed and any(line.startswith("sample 20:") for line in mine_printed)
+    else:  # the learner's own lines are really there
+        assert code_of(assembly.text) != code_of(reference)
+        assert "tok_emb = weights['wte'][token]" in assembly.text and "keys += [k]" in assembly.text
+    printed: list[str] = []
+    run = recorded_with(assembly.text, assembly.filename, names_file, printed)
+    ours, ours_printed = train3_reference
+    said = verdict(run, ours)
+    assert len(run.losses) == RECORDED_STEPS and said.kind == "same", said.text
+    assert run.losses == ours.losses and run.marks == ours.marks
+    assert run.weights is not None and run.weights == ours.weights
+    assert printed == ours_printed and any(line.startswith("sample 20:") for line in printed)
+
+
+def recorded_with(text: str, filename: str, dataset: Path, printed: list[str]):
+    return run_recorded(text, filename, dataset, RECORDED_STEPS, None, printed.append)
 
 
 def test_a_module_8_mistake_in_my_train3_shows_in_its_first_step(
-        assembler: Assembler, course: Course, names_file: Path, tmp_path: Path):
+        assembler: Assembler, course: Course, names_file: Path, train3_reference):
     """The comparison above can fail: 8.4 without the division by sqrt(n_embd), placed as the
     learner wrote it, changes train3's very first loss."""
     draft = solution(course, "8.4").replace(" / n_embd ** 0.5 for past_k in keys]",
                                             " for past_k in keys]")
     assembly = assembler.assemble("train3.py", {"8.4": Work("done", draft)})
     assert all(r.origin == "yours" for r in assembly.regions if r.lesson == "8.4")
-    _, mine = recorded_run(assembly.text, assembly.filename, names_file, tmp_path)
-    _, ours = recorded_run(assembler.script("train3.py").text, "train3.py", names_file, tmp_path)
-    assert mine[0]["loss"] != ours[0]["loss"]
+    run = recorded_with(assembly.text, assembly.filename, names_file, [])
+    said = verdict(run, train3_reference[0])
+    assert said.kind != "same" and run.losses[0] != train3_reference[0].losses[0]

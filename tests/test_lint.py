@@ -12,8 +12,10 @@ def folder(copy: Path, number: str) -> Path:
     return next(copy.glob(f"lessons/{number}-*"))
 
 
-def test_lint_passes_on_the_course_and_reports_coverage(course):
-    done = run_cli("lint")
+def test_lint_proves_lessons_and_reports_coverage(course):
+    # The whole course is linted once in CI, by `make test` before the tests; here two lessons
+    # show the report's form.
+    done = run_cli("lint", "--lesson", "7.4", "--lesson", "7.5")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "7.4 Building Value: " in done.stdout
     assert "7.5 backward(): let the graph do calculus: ok" in done.stdout

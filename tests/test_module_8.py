@@ -172,7 +172,7 @@ def test_84_the_division_is_insurance_in_train3_and_needed_at_width():
     assert abs(facts["peak_div_4"] - facts["peak_div_256"]) < 0.05
     assert facts["max_raw"] < 3  # "stay small"
     assert facts["top"] < facts["top_plain"] < facts["top"] + 0.1  # "only a little"
-    assert abs(facts["loss_plain"] - facts["loss_divided"]) < 0.01
+    assert abs(facts["loss_plain"] - facts["loss_divided"]) < 0.002  # "no real difference"
 
 
 def test_84_widget_the_mistake_is_peakier():

@@ -1,9 +1,18 @@
 // Part 3, Build: the editor, Run / Check / Stop / Reset, streamed output and the checks list.
-import { setUpEarlierVersions } from "./earlier-versions";
-import { createEditor, type Editor } from "./editor";
+// Its pieces live beside it: build-editor.ts (the editor and the draft), build-output.ts (the
+// Output panel), build-checks.ts (the checks list and when a fix may show), build-busy.ts (what
+// Run and Check say when the page's Python is busy with something else).
+import { busyNotice } from "./build-busy";
+import { checksList } from "./build-checks";
+import { setUpDraftEditor } from "./build-editor";
+import { outputPanel, type OutputPanel } from "./build-output";
+import type { DeviceNotes } from "./device-notes";
+import type { Editor } from "./editor";
 import { recordEvent } from "./events";
-import { MAX_DRAFT, type Progress } from "./progress";
-import { type CheckResult, type Python, StoppedError } from "./python";
+import { say as sayLive } from "./live";
+import type { Progress } from "./progress";
+import { type CheckResult, type Python, type RunResult, StoppedError } from "./python";
+import { setUsable } from "./usable";
 
 export interface ExerciseData {
   lesson: string; course: string; filename: string; starter: string; checksUrl: string;
@@ -13,9 +22,6 @@ export interface ExerciseData {
 }
 
 const CHECK_TIMEOUT_S = 10;
-const STATUS_WORDS: Record<string, string> = {
-  pass: "passed", fail: "failed", error: "error", "not-attempted": "not attempted", "not-run": "not run",
-};
 
 function $(root: ParentNode, selector: string): HTMLElement {
   const element = root.querySelector<HTMLElement>(selector);
@@ -23,201 +29,174 @@ function $(root: ParentNode, selector: string): HTMLElement {
   return element;
 }
 
-export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: Progress, python: Python): Editor {
-  const number = exercise.lesson;
-  const output = $(root, "[data-output]");
-  const checksList = $(root, "[data-checks]");
-  const summary = $(root, "[data-checks-summary]");
-  const buttons = {
+function buildParts(root: HTMLElement) {
+  return {
+    editor: $(root, "[data-editor]"),
+    output: $(root, "[data-output]"),
+    runStatus: $(root, "[data-run-status]"),
+    checks: $(root, "[data-checks]"),
+    summary: $(root, "[data-checks-summary]"),
+    busy: $(root, "[data-busy]"),
+    take: $(root, '[data-action="take-python"]') as HTMLButtonElement,
+    letItFinish: $(root, '[data-action="let-it-finish"]') as HTMLButtonElement,
     run: $(root, '[data-action="run"]') as HTMLButtonElement,
     check: $(root, '[data-action="check"]') as HTMLButtonElement,
     stop: $(root, '[data-action="stop"]') as HTMLButtonElement,
     reset: $(root, '[data-action="reset"]') as HTMLButtonElement,
   };
+}
+type BuildParts = ReturnType<typeof buildParts>;
 
-  let saveTimer: number | undefined;
-  let unsaved: (() => void) | null = null;
-  // A reload right after typing must not lose the last keystrokes: save them as the page goes.
-  window.addEventListener("pagehide", () => { window.clearTimeout(saveTimer); unsaved?.(); });
-  const holder = $(root, "[data-editor]");
-  holder.replaceChildren();
-  // Said next to the editor when a change would make the code longer than a draft can be.
-  const tooLong = document.createElement("p");
-  tooLong.className = "editor-note";
-  tooLong.setAttribute("role", "alert");
-  tooLong.dataset.editorNote = "";
-  tooLong.hidden = true;
-  holder.after(tooLong);
-  const editor = createEditor(holder, {
-    text: progress.adoptDraft(number) ?? exercise.starter,
-    label: `${exercise.filename}, your code`,
-    maxLength: MAX_DRAFT,
-    onTooLong: (length) => {
-      tooLong.textContent = `That change was not made: it would make your code ${length.toLocaleString("en")} ` +
-        `characters long, and the editor holds at most ${MAX_DRAFT.toLocaleString("en")} (a lesson's code is a few ` +
-        "thousand). Your code is as it was.";
-      tooLong.hidden = false;
-    },
-    onChange: (text) => {
-      tooLong.hidden = true;
-      window.clearTimeout(saveTimer);
-      unsaved = () => {
-        unsaved = null;
-        if (progress.lesson(number).status === "not-started" && text !== exercise.starter) {
-          recordEvent(exercise.course, number, { kind: "start" });
-        }
-        progress.update(number, (lesson) => {
-          lesson.draft = text;
-          if (lesson.status === "not-started" && text !== exercise.starter) lesson.status = "in-progress";
-        });
-      };
-      saveTimer = window.setTimeout(() => unsaved?.(), 250);
-    },
-    onRun: () => void run(),
-  });
+interface ChecksBundle { checks: string; reference: string }
 
-  // A newer draft that arrives while the page is open (another device, through the sync) is
-  // shown if the learner has not typed since the editor's text was loaded; otherwise their next
-  // save makes it an earlier version they can restore.
-  progress.onChange(() => {
-    const adopted = progress.adoptedDraft(number);
-    const current = progress.lesson(number);
-    if (current.draft === undefined || unsaved || (adopted && editor.text() !== adopted.draft)) return;
-    if (adopted && adopted.device === current.draftDevice && adopted.at === current.draftAt) return;
-    if (!adopted && editor.text() !== exercise.starter) return;
-    if (editor.text() !== current.draft) editor.setText(current.draft);
-    progress.adoptDraft(number);
-  });
-  setUpEarlierVersions(tooLong, number, progress, editor);
-
-  function busy(on: boolean): void {
-    buttons.run.disabled = on;
-    buttons.check.disabled = on;
-    buttons.stop.disabled = !on;
-  }
-
-  function write(text: string, stream: "stdout" | "stderr" | "note"): void {
-    const span = document.createElement("span");
-    span.className = stream;
-    // A line number in a traceback becomes a link that puts the editor's cursor on that line.
-    const pattern = new RegExp(`File "${exercise.filename.replace(/\./g, "\\.")}", line (\\d+)`, "g");
-    let last = 0;
-    for (const match of text.matchAll(pattern)) {
-      span.append(text.slice(last, match.index));
-      const link = document.createElement("button");
-      link.type = "button";
-      link.className = "line-link";
-      link.textContent = match[0];
-      const line = Number(match[1]);
-      link.addEventListener("click", () => editor.goToLine(line));
-      span.append(link);
-      last = (match.index ?? 0) + match[0].length;
-    }
-    span.append(text.slice(last));
-    output.append(span);
-    output.scrollTop = output.scrollHeight;
-  }
-
-  async function run(): Promise<void> {
-    if (python.busy) return;
-    output.replaceChildren();
-    busy(true);
-    try {
-      const result = await python.run(editor.text(), exercise.filename, write);
-      if (result.status === "ok" && !output.textContent) write("(your code ran and printed nothing)\n", "note");
-      if (result.status === "error" && result.line) editor.goToLine(result.line);
-    } catch (error) {
-      write(`${(error as Error).message}\n`, error instanceof StoppedError ? "note" : "stderr");
-    } finally {
-      busy(false);
-    }
-  }
-
-  function showChecks(result: CheckResult): void {
-    checksList.replaceChildren();
-    let opened = false;
-    for (const item of result.checks) {
-      const li = document.createElement("li");
-      li.className = "check";
-      li.dataset.checkStatus = item.status;
-      const details = document.createElement("details");
-      const title = document.createElement("summary");
-      const badge = document.createElement("span");
-      badge.className = "check-status";
-      badge.textContent = STATUS_WORDS[item.status] ?? item.status;
-      title.append(badge, ` ${item.name}`);
-      const message = document.createElement("p");
-      message.className = "check-message";
-      message.textContent = item.message || (item.status === "pass" ? "Passed." : "");
-      details.append(title, message);
-      if (!opened && item.status !== "pass") { details.open = true; opened = true; }
-      li.append(details);
-      checksList.append(li);
-    }
-    const passed = result.checks.filter((c) => c.status === "pass").length;
-    summary.textContent = result.status === "pass"
-      ? `All ${passed} checks pass. These lines are yours now.`
-      : result.status === "not-attempted"
-        ? "Not attempted yet: this is still the starter. Fill in the TODOs first."
-        : `${passed} / ${result.checks.length} checks pass.`;
-    summary.dataset.status = result.status;
-    if (result.stdout) write(result.stdout, "stdout");
-    if (result.traceback) write(result.traceback, "stderr");
-    // Code checked within the moment before its draft is saved still started the lesson.
-    if (progress.lesson(number).status === "not-started" && result.status !== "not-attempted") {
-      recordEvent(exercise.course, number, { kind: "start" });
-    }
-    recordEvent(exercise.course, number, { kind: "check", status: result.status, checks: result.checks });
-    progress.update(number, (lesson) => {
-      lesson.checks = { passed, total: result.checks.length };
-      if (result.status === "pass") lesson.status = "done";
-      else if (lesson.status === "not-started" && result.status !== "not-attempted") lesson.status = "in-progress";
-    });
-  }
-
-  // The lesson's checks.py and reference solution, fetched once, as Python starts (a failed
-  // fetch is tried again on Check).
-  let checks: Promise<{ checks: string; reference: string }> | null = null;
-  function checksSource(): Promise<{ checks: string; reference: string }> {
-    checks ??= fetch(exercise.checksUrl).then(async (response) => {
+/** The lesson's checks.py and reference solution, fetched once, as Python starts (a failed fetch
+ *  is tried again on Check). */
+function checksSource(url: string): () => Promise<ChecksBundle> {
+  let checks: Promise<ChecksBundle> | null = null;
+  const load = (): Promise<ChecksBundle> => {
+    checks ??= fetch(url).then(async (response) => {
       if (!response.ok) throw new Error(`the server answered ${response.status}`);
-      return (await response.json()) as { checks: string; reference: string };
+      return (await response.json()) as ChecksBundle;
     }).catch((error: Error) => {
       checks = null;
       throw new Error(`The lesson's checks could not be loaded (${error.message}). Check your connection, then press Check again.`);
     });
     return checks;
-  }
-  void checksSource().catch(() => undefined);
+  };
+  void load().catch(() => undefined);
+  return load;
+}
 
-  async function check(): Promise<void> {
-    if (python.busy) return;
-    output.replaceChildren();
-    summary.textContent = "Checking…";
-    busy(true);
+/** A check's literal fix shows once the learner has struggled with it, or asked for every hint. */
+function fixShown(exercise: ExerciseData, progress: Progress, notes: DeviceNotes): (check: string) => boolean {
+  return (check) => notes.failedEveryRecentRun(exercise.lesson, check)
+    || (exercise.hints.length > 0 && progress.lesson(exercise.lesson).hintsShown >= exercise.hints.length);
+}
+
+/** How a run ended, in one line for the status beside the toolbar (the Output panel has the rest). */
+function runEnding(result: RunResult, output: OutputPanel, lastError: string): string {
+  if (result.status === "stopped") return "Stopped.";
+  if (result.status === "error") {
+    return `Your code stopped with an error${result.line ? ` on line ${result.line}` : ""}${lastError ? `: ${lastError}` : ""}.`;
+  }
+  const lines = output.lines();
+  return lines ? `Ran: ${lines} line${lines === 1 ? "" : "s"} printed, in the Output panel.` : "Ran, and printed nothing.";
+}
+
+/** The last line of a traceback ("NameError: name 'x' is not defined"). */
+function lastLine(text: string): string {
+  return text.trim().split("\n").pop()?.trim() ?? "";
+}
+
+/** Record a checked run: the progress, this device's notes, and the event for teachers. */
+function recordCheckedRun(exercise: ExerciseData, progress: Progress, notes: DeviceNotes, result: CheckResult): void {
+  const number = exercise.lesson;
+  const passed = result.checks.filter((c) => c.status === "pass").length;
+  notes.addRun(number, Object.fromEntries(result.checks.map((c) => [c.name, c.status])));
+  // Code checked within the moment before its draft is saved still started the lesson.
+  if (progress.lesson(number).status === "not-started" && result.status !== "not-attempted") {
+    recordEvent(exercise.course, number, { kind: "start" });
+  }
+  const checks = result.checks.map(({ name, status, message }) => ({ name, status, message }));
+  recordEvent(exercise.course, number, { kind: "check", status: result.status, checks });
+  progress.update(number, (lesson) => {
+    lesson.checks = { passed, total: result.checks.length };
+    if (result.status === "pass") lesson.status = "done";
+    else if (lesson.status === "not-started" && result.status !== "not-attempted") lesson.status = "in-progress";
+  });
+}
+
+/** Run and Check, with what they say beside the toolbar and in the checks list. */
+function buildActions(parts: BuildParts, exercise: ExerciseData, progress: Progress, notes: DeviceNotes,
+                      python: Python, editor: Editor, output: OutputPanel) {
+  const checks = checksList(parts.checks, parts.summary, fixShown(exercise, progress, notes));
+  progress.onChange(checks.refreshFixes); // the last hint opened shows the fixes held back
+  const loadChecks = checksSource(exercise.checksUrl);
+
+  const say = (text: string, tone: "busy" | "" = ""): void => {
+    sayLive(parts.runStatus, text);
+    parts.runStatus.dataset.tone = tone;
+  };
+  const busy = busyNotice({
+    box: parts.busy, take: parts.take, letItFinish: parts.letItFinish, buttons: { run: parts.run, check: parts.check },
+  }, python, say, (action) => (action === "run" ? run() : check()));
+
+  function running(on: boolean): void {
+    setUsable(parts.run, !on);
+    setUsable(parts.check, !on);
+    setUsable(parts.stop, on);
+  }
+
+  async function run(): Promise<void> {
+    if (python.busy) { busy.tell("run", python.busyWith); return; }
+    busy.hide();
+    output.clear();
+    running(true);
+    say("Running…");
+    let lastError = "";
     try {
-      const source = editor.text();
-      const bundle = await checksSource();
-      showChecks(await python.check({
-        lesson: number, source, checks: bundle.checks, reference: bundle.reference, starter: exercise.starter,
-        filename: exercise.filename, timeout: CHECK_TIMEOUT_S,
-      }));
+      const result = await python.run(editor.text(), exercise.filename, (text, stream) => {
+        if (stream === "stderr" && lastLine(text)) lastError = lastLine(text);
+        output.write(text, stream);
+      });
+      if (result.status === "ok" && output.empty()) output.write("(your code ran and printed nothing)\n", "note");
+      say(runEnding(result, output, lastError));
+      if (result.status === "error" && result.line) editor.goToLine(result.line);
     } catch (error) {
-      summary.textContent = (error as Error).message;
-      summary.dataset.status = "error";
+      output.write(`${(error as Error).message}\n`, error instanceof StoppedError ? "note" : "stderr");
+      say((error as Error).message);
     } finally {
-      busy(false);
+      running(false);
     }
   }
 
-  buttons.run.addEventListener("click", () => void run());
-  buttons.check.addEventListener("click", () => void check());
-  buttons.stop.addEventListener("click", () => python.stop("user"));
-  buttons.reset.addEventListener("click", () => {
-    if (editor.text() === exercise.starter) return;
-    if (!window.confirm("Replace your code with the starter? Your current code will be lost.")) return;
-    editor.setText(exercise.starter);
-    editor.focus();
-  });
+  async function check(): Promise<void> {
+    if (python.busy) { busy.tell("check", python.busyWith); return; }
+    busy.hide();
+    output.clear();
+    say("");
+    parts.summary.textContent = "Checking…";
+    running(true);
+    try {
+      const source = editor.text();
+      const { checks: checksPy, reference } = await loadChecks();
+      const result = await python.check({
+        lesson: exercise.lesson, source, checks: checksPy, reference, starter: exercise.starter,
+        filename: exercise.filename, timeout: CHECK_TIMEOUT_S,
+      });
+      recordCheckedRun(exercise, progress, notes, result); // first: the fixes depend on this run
+      checks.show(result);
+      if (result.stdout) output.write(result.stdout, "stdout");
+      if (result.traceback) output.write(result.traceback.endsWith("\n") ? result.traceback : `${result.traceback}\n`, "stderr");
+    } catch (error) {
+      parts.summary.textContent = (error as Error).message;
+      parts.summary.dataset.status = "error";
+    } finally {
+      running(false);
+    }
+  }
+
+  return { run, check };
+}
+
+function confirmReset(editor: Editor, starter: string): void {
+  if (editor.text() === starter) return;
+  if (!window.confirm("Replace your code with the starter? Your current code will be lost.")) return;
+  editor.setText(starter);
+  editor.focus();
+}
+
+export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: Progress, python: Python,
+                           notes: DeviceNotes): Editor {
+  const parts = buildParts(root);
+  let actions: ReturnType<typeof buildActions> | null = null;
+  const editor = setUpDraftEditor(parts.editor, exercise, progress, () => void actions?.run());
+  actions = buildActions(parts, exercise, progress, notes, python, editor, outputPanel(parts.output, exercise.filename, editor));
+  const { run, check } = actions;
+  setUsable(parts.stop, false);
+  parts.run.addEventListener("click", () => void run());
+  parts.check.addEventListener("click", () => void check());
+  parts.stop.addEventListener("click", () => python.stop("user"));
+  parts.reset.addEventListener("click", () => confirmReset(editor, exercise.starter));
   return editor;
 }

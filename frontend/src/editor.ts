@@ -29,6 +29,8 @@ export interface Editor {
 
 export function createEditor(parent: HTMLElement, options: {
   text: string; label: string; onChange: (text: string) => void; onRun: () => void;
+  /** The id of the element that tells how to use and leave the editor (its accessible description). */
+  describedBy?: string;
   /** The longest text the editor takes: a change (a paste, say) that would make it longer is
    *  refused, and onTooLong hears how long the text would have been. */
   maxLength?: number; onTooLong?: (length: number) => void;
@@ -56,7 +58,9 @@ export function createEditor(parent: HTMLElement, options: {
           ...defaultKeymap,
           ...historyKeymap,
         ]),
-        EditorView.contentAttributes.of({ "aria-label": options.label }),
+        EditorView.contentAttributes.of({
+          "aria-label": options.label, ...(options.describedBy ? { "aria-describedby": options.describedBy } : {}),
+        }),
         EditorState.transactionFilter.of((transaction) => {
           if (!transaction.docChanged || transaction.newDoc.length <= maxLength) return transaction;
           if (transaction.newDoc.length <= transaction.startState.doc.length) return transaction; // shrinking is always fine

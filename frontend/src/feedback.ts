@@ -1,18 +1,20 @@
 // "Was this lesson clear?": sent with the CSRF token from its cookie; the server validates and
 // rate-limits.
 import { csrfToken } from "./csrf";
+import { isUsable, setUsable } from "./usable";
 
 export function setUpFeedback(form: HTMLFormElement): void {
   const result = form.querySelector<HTMLElement>("[data-feedback-result]")!;
+  const button = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (!isUsable(button)) return; // still sending the last answer
     const data = new FormData(form);
     if (!data.get("clear")) {
       result.textContent = "Choose yes or no first.";
       return;
     }
-    const button = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
-    button.disabled = true;
+    setUsable(button, false); // not `disabled`: that would drop the keyboard focus to <body>
     try {
       const response = await fetch(form.action, {
         method: "POST", body: data, credentials: "same-origin",
@@ -29,7 +31,7 @@ export function setUpFeedback(form: HTMLFormElement): void {
     } catch {
       result.textContent = "Sorry, that did not reach us. Check your connection and try again.";
     } finally {
-      button.disabled = false;
+      setUsable(button, true);
     }
   });
 }

@@ -1,9 +1,12 @@
 // Every page's script: progress in this browser, and on a lesson page the five parts coming alive.
 import { setUpBuild, type ExerciseData } from "./build-part";
+import { DeviceNotes } from "./device-notes";
+import { setUpListing } from "./listing";
+import { say } from "./live";
 import { setUpFeedback } from "./feedback";
-import { type CourseSummary, Progress } from "./progress";
+import { type CourseSummary, deviceId, Progress } from "./progress";
 import { Python } from "./python";
-import { setUpQuiz } from "./quiz";
+import { setUpQuiz, shuffleChoices } from "./quiz";
 import { setUpStuck } from "./stuck";
 import { providePython } from "./widgets/kit";
 import "./site.css";
@@ -135,7 +138,7 @@ function setUpProgressTools(progress: Progress): void {
   });
 }
 
-function setUpLesson(progress: Progress): void {
+function setUpLesson(progress: Progress, notes: DeviceNotes): void {
   const exercise = json<ExerciseData>("exercise-data");
   const build = document.getElementById("build");
   if (!exercise || !build) return;
@@ -144,12 +147,12 @@ function setUpLesson(progress: Progress): void {
     worker: body.workerUrl!, pyodide: body.pyodideUrl!, runtime: exercise.runtimeUrl, dataset: body.datasetUrl!,
   }, (state, text) => {
     const status = document.querySelector<HTMLElement>("[data-python-status]")!;
-    status.textContent = text;
+    say(status, text);
     status.dataset.state = state;
   });
   python.start(); // in the background, while the learner reads
   providePython(python);
-  const editor = setUpBuild(build, exercise, progress, python);
+  const editor = setUpBuild(build, exercise, progress, python, notes);
   setUpStuck(build, exercise, progress, editor);
 }
 
@@ -161,6 +164,8 @@ function showThisLessonsLines(): void {
 }
 
 function main(): void {
+  // First, before anything else can let the page paint: the choices in this learner's order.
+  shuffleChoices(document.body.dataset.learnerSeed || deviceId());
   const course = json<CourseSummary>("course-data");
   if (!course) return;
   const progress = new Progress(course);
@@ -171,9 +176,11 @@ function main(): void {
   // Only a signed-in learner syncs: the code for it is fetched only then.
   if (document.body.dataset.progressApi) void import("./sync").then(({ setUpSync }) => setUpSync(progress));
   showThisLessonsLines();
-  setUpLesson(progress);
+  document.querySelectorAll<HTMLElement>("[data-program]").forEach(setUpListing);
+  const notes = new DeviceNotes(progress.notesKey);
+  setUpLesson(progress, notes);
   const quiz = json<Parameters<typeof setUpQuiz>[0]>("quiz-data");
-  if (quiz) setUpQuiz(quiz, (id) => id.split("-q")[0], progress);
+  if (quiz) setUpQuiz(quiz, (id) => id.split("-q")[0], progress, notes);
   const feedback = document.querySelector<HTMLFormElement>("form[data-feedback]");
   if (feedback) setUpFeedback(feedback);
 }

@@ -1,6 +1,7 @@
 // The My microgpt page: the learner's own version of a course script, assembled on the server
 // from their passing lesson code (sent from this browser's progress), shown region by region,
 // downloaded, and trained here beside the reference run.
+import { setUsable } from "./usable";
 import { type CourseSummary, Progress } from "./progress";
 import { type Assembled, renderAssembly } from "./mine/assembly-view";
 import { LossChart, Trend, emptyCurve, extend, type Curve } from "./mine/chart";
@@ -63,8 +64,8 @@ async function assemble(): Promise<void> {
   const script = choice.value;
   const ticket = ++asking;
   status.textContent = `Assembling your ${script}…`;
-  download.disabled = true;
-  trainButton.disabled = true;
+  setUsable(download, false);
+  setUsable(trainButton, false);
   const { text, leftOut } = requestBody(script);
   const csrf = root.dataset.csrf ?? "";
   let answer: Assembled & { error?: string };
@@ -85,7 +86,7 @@ async function assemble(): Promise<void> {
   renderAssembly($(root, "[data-mine-file]"), $(root, "[data-mine-notes]"), answer, course, notes);
   status.textContent = `${answer.yours} of ${answer.total} regions of ${answer.script} are yours.`;
   download.textContent = `Download ${answer.filename}`;
-  download.disabled = false;
+  setUsable(download, true);
   setTrainingScript(answer);
 }
 
@@ -150,10 +151,11 @@ function setTrainingScript(answer: Assembled): void {
 }
 
 function updateButtons(): void {
-  trainButton.disabled = running || !pythonReady || !assembled;
-  pauseButton.disabled = !running;
-  stopButton.disabled = !running;
-  sampleButton.disabled = !running || assembled?.script === undefined;
+  // aria-disabled, not disabled: the button pressed keeps the keyboard focus (usable.ts).
+  setUsable(trainButton, !running && pythonReady && !!assembled);
+  setUsable(pauseButton, running);
+  setUsable(stopButton, running);
+  setUsable(sampleButton, running && assembled?.script !== undefined);
   pauseButton.textContent = paused ? "Resume" : "Pause";
   for (const input of [stepsInput, fileInput, ownChoice, namesChoice, choice]) input.disabled = running;
   temperatureInput.disabled = running || assembled?.script === "train0.py";
@@ -393,4 +395,5 @@ sampleButton.addEventListener("click", () => {
   }
 });
 
+updateButtons(); // guards the buttons (aria-disabled in the page) from the start
 void assemble();

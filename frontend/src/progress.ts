@@ -86,11 +86,14 @@ export class Progress {
   private adopted = new Map<string, Version>();
   readonly key: string;
   readonly asideKey: string;
+  /** Where this device keeps its teaching notes beside the progress (device-notes.ts). */
+  readonly notesKey: string;
   readonly device: string;
 
   constructor(readonly course: CourseSummary, private storage: Storage = window.localStorage) {
     this.key = `linebyline:progress:${course.slug}`;
     this.asideKey = `${this.key}:set-aside`;
+    this.notesKey = `${this.key}:this-device`;
     this.device = deviceId(storage);
     this.data = this.load();
     window.addEventListener("storage", (event) => {
@@ -343,6 +346,7 @@ export class Progress {
       this.storage.removeItem(`${this.key}:account`);
       this.storage.removeItem(this.key);
       this.storage.removeItem(this.asideKey);
+      this.storage.removeItem(this.notesKey); // quiz misses, recent checks: the next learner starts afresh
     } catch (error) {
       this.saveError = describeError(error);
       this.notify();

@@ -11,11 +11,17 @@ export type PythonState = "loading" | "ready" | "busy" | "failed";
 export interface CheckJob {
   lesson: string; source: string; checks: string; reference: string; starter: string; filename: string; timeout: number;
 }
-/** One check's outcome: `message` diagnoses; `fix` is the literal change, shown only later. */
+/** One check's outcome: `message` diagnoses; `fix` ("" when none) is the literal line(s) to write,
+ *  which the page holds back until the learner has struggled (build-checks.ts). */
 export interface CheckItem { name: string; status: string; message: string; fix: string }
-/** `traceback` is the learner's traceback of the first error ("" if none). */
+/** `traceback` is the learner's traceback of the first error ("" if none), for the Output panel. */
 export interface CheckResult { lesson: string; status: string; checks: CheckItem[]; stdout: string; traceback: string }
 export interface RunResult { status: "ok" | "error" | "stopped"; line: number | null }
+
+/** A job in words: "the training" (what), "in Explore" (where); `build` marks the Build part's own. */
+export interface Job { what: string; where: string; build?: boolean }
+const BUILD_RUN: Job = { what: "your code", where: "in Build", build: true };
+const BUILD_CHECK: Job = { what: "the checks of your code", where: "in Build", build: true };
 
 interface Urls { worker: string; pyodide: string; runtime: string; dataset: string }
 
@@ -38,6 +44,8 @@ export class Python {
   private stopReason: "user" | "time" | null = null;
   private secret = "";
   private submitted = 0; // performance.now() when the current job was posted
+  private who: Job | null = null; // what the current job is, in words
+  private idle: Array<() => void> = [];
 
   constructor(private urls: Urls, private onState: (state: PythonState, text: string) => void) {}
 
@@ -79,6 +87,17 @@ export class Python {
     return this.current !== null;
   }
 
+  /** What Python is busy with, in words a learner reads; null when idle. */
+  get busyWith(): Job | null {
+    return this.current === null ? null : this.who;
+  }
+
+  /** Resolves once the job running now (if any) has ended, however it ended. */
+  whenIdle(): Promise<void> {
+    if (this.current === null) return Promise.resolve();
+    return new Promise((resolve) => { this.idle.push(resolve); });
+  }
+
   private receive(message: { type: string; id: number; text?: string; result?: unknown; error?: string; exited?: boolean;
                              pythonMs?: number }): void {
     const pending = this.pending.get(message.id);
@@ -111,15 +130,18 @@ export class Python {
     window.clearTimeout(this.timer);
     if (this.interrupt) { Atomics.store(this.interrupt, 0, 0); Atomics.store(this.interrupt, 1, 0); }
     this.stopReason = null;
+    this.who = null;
     this.onState("ready", "Python: ready");
+    for (const resolve of this.idle.splice(0)) resolve();
   }
 
-  private async submit<T>(message: Record<string, unknown>, timeoutMs: number | null,
+  private async submit<T>(message: Record<string, unknown>, timeoutMs: number | null, who: Job,
                          onOutput?: Pending["onOutput"]): Promise<T> {
     if (this.current !== null) throw new Error("Python is still busy with the last run");
     await this.ready;
     const id = this.nextId++;
     this.current = id;
+    this.who = who;
     this.onState("busy", "Python: running…");
     const result = new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, onOutput });
@@ -130,12 +152,13 @@ export class Python {
     return result;
   }
 
-  run(source: string, filename: string, onOutput: Pending["onOutput"]): Promise<RunResult> {
-    return this.submit<RunResult>({ type: "run", source, filename }, null, onOutput);
+  /** Run a file; `who` says in words what is running, for whoever finds Python busy meanwhile. */
+  run(source: string, filename: string, onOutput: Pending["onOutput"], who: Job = BUILD_RUN): Promise<RunResult> {
+    return this.submit<RunResult>({ type: "run", source, filename }, null, who, onOutput);
   }
 
   check(job: CheckJob): Promise<CheckResult> {
-    return this.submit<CheckResult>({ type: "check", job }, job.timeout * 1000);
+    return this.submit<CheckResult>({ type: "check", job }, job.timeout * 1000, BUILD_CHECK);
   }
 
   /** Interrupt the running code; replace the worker if it does not stop in time. */

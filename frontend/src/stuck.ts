@@ -86,7 +86,10 @@ export function setUpStuck(root: HTMLElement, exercise: ExerciseData, progress: 
   };
   codealongButton.addEventListener("click", () => openReplay(0));
   for (const link of document.querySelectorAll<HTMLAnchorElement>("[data-chapter-link]")) {
-    link.addEventListener("click", () => {
+    link.addEventListener("click", (event) => {
+      // The replay takes the focus itself (its Play button): following the link to #stuck as
+      // well would leave the focus on <body>.
+      event.preventDefault();
       // Reaching the replay from Watch skips the hints: the learner asked for it.
       progress.update(number, (lesson) => { lesson.hintsShown = Math.max(lesson.hintsShown, exercise.hints.length); });
       showHints(exercise.hints.length);
@@ -125,6 +128,7 @@ function setUpReplay(panel: HTMLElement, exercise: ExerciseData, editor: Editor)
   scrubber.max = String(frames.length - 1);
   let index = 0;
   let timer: number | undefined;
+  let captionOf: number | null = null; // the chapter whose caption is on screen
 
   const chapterButtons = exercise.codealong.map((chapter, i) => {
     const first = frames.findIndex((f) => f.chapter === i);
@@ -148,14 +152,20 @@ function setUpReplay(panel: HTMLElement, exercise: ExerciseData, editor: Editor)
     caret.setAttribute("aria-hidden", "true");
     screen.replaceChildren(frame.text.slice(0, frame.from), typed, caret, frame.text.slice(frame.at));
     const chapter = exercise.codealong[frame.chapter];
-    if (chapter) caption.innerHTML = chapter.caption; // Markdown rendered server-side, HTML escaped there
-    else caption.textContent = "The starter, before any line is typed.";
-    position.textContent = `chapter ${Math.max(frame.chapter + 1, 0)} / ${exercise.codealong.length}`;
+    // The caption and the position are live regions: written only when they change (a chapter
+    // plays about 20 frames a second, and each write would be read aloud again).
+    if (captionOf !== frame.chapter) {
+      captionOf = frame.chapter;
+      if (chapter) caption.innerHTML = chapter.caption; // Markdown rendered server-side, HTML escaped there
+      else caption.textContent = "The starter, before any line is typed.";
+      chapterButtons.forEach((button, i) => button.setAttribute("aria-current", String(i === frame.chapter)));
+    }
+    const where = `chapter ${Math.max(frame.chapter + 1, 0)} / ${exercise.codealong.length}`;
+    if (position.textContent !== where) position.textContent = where;
     time.textContent = `${clock(frame.time)} / ${clock(total)}`;
     scrubber.value = String(index);
     scrubber.setAttribute("aria-valuetext",
       `${clock(frame.time)} of ${clock(total)}${chapter ? `, chapter ${frame.chapter + 1}: ${chapter.title}` : ", the starter"}`);
-    chapterButtons.forEach((button, i) => button.setAttribute("aria-current", String(i === frame.chapter)));
     if (frame.chapter >= 0) caret.scrollIntoView({ block: "nearest" });
   }
 

@@ -8,6 +8,7 @@
 // A browser can be shared: signing out puts its progress away for that account (Progress.putAwayFor),
 // and progress synced with one account is never sent to another that signs in later.
 
+import { say } from "./live";
 import { fnv1a32, readDocument } from "./merge";
 import type { Progress, ProgressFile } from "./progress";
 
@@ -212,10 +213,10 @@ export function setUpSync(progress: Progress): Sync | null {
   const sync = new Sync(progress, url, account, (state, text) => {
     if (badge) {
       badge.dataset.state = state;
-      badge.textContent = state === "saved" ? "Synced" : state === "saving" ? "Syncing…" : "Not synced";
+      say(badge, state === "saved" ? "Synced" : state === "saving" ? "Syncing…" : "Not synced"); // a live region
       badge.title = text;
     }
-    if (detail) { detail.dataset.state = state; detail.textContent = text; }
+    if (detail) { detail.dataset.state = state; say(detail, text); }
   });
   sync.start();
   for (const form of document.querySelectorAll<HTMLFormElement>("form[data-sign-out]")) {

@@ -4,21 +4,19 @@ records results to the account and `start` can write the latest draft from the b
 
 Only the standard library talks to the server (urllib). Results the server cannot take right now
 (offline, server down) wait in the config folder, merged, and go with the next check.
+
+`check` asks current() on every run, signed in or not: urllib.request and the progress merge are
+imported only when they are used, so that a check does not pay for HTTP (and TLS) it never uses.
 """
 from __future__ import annotations
 
 import json
 import os
-import secrets
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from . import progress_merge as pm
 
 TIMEOUT_S = 15
 TOKEN_PREFIX = "lbl_"
@@ -43,7 +41,7 @@ def _login_file() -> Path:
 def _write_private(path: Path, text: str) -> None:
     """Write a file only its owner can read (0600), in a folder only they can enter (0700)."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
+    temporary = path.with_name(f".{path.name}.{os.urandom(4).hex()}")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text)
@@ -59,6 +57,9 @@ class Login:
     device: str  # this terminal's device id in merged drafts ("cli-…")
 
     def request(self, method: str, path: str, body: dict | None = None) -> Any:
+        import urllib.error
+        import urllib.request
+
         data = None if body is None else json.dumps(body).encode("utf-8")
         request = urllib.request.Request(
             self.url + path, data=data, method=method,
@@ -93,7 +94,7 @@ def log_in(url: str, token: str) -> Login:
         raise AccountError(f"a personal token starts with {TOKEN_PREFIX}; create one on your "
                            f"account page ({url}/accounts/#terminal)")
     previous = current()
-    device = previous.device if previous else f"cli-{secrets.token_hex(6)}"
+    device = previous.device if previous else f"cli-{os.urandom(6).hex()}"
     login = Login(normal_url(url), token, "", device)
     login.username = login.request("GET", "/api/account/")["username"]
     _write_private(_login_file(), json.dumps(login.__dict__, indent=2))
@@ -131,6 +132,8 @@ def record_check(login: Login, course: str, lesson: str, status: str, passed: in
                  source: str) -> str:
     """Send one check's result (and the file, as this terminal's draft) to the account, with
     whatever earlier results are still waiting; on failure they all wait for the next check."""
+    from . import progress_merge as pm
+
     now = int(time.time() * 1000)
     entry: dict[str, Any] = {"status": "done" if status == "pass" else "in-progress",
                              "checks": {"passed": passed, "total": total}, "quiz": {}}
@@ -156,6 +159,8 @@ def record_check(login: Login, course: str, lesson: str, status: str, passed: in
 
 def latest_draft(login: Login, course: str, lesson: str) -> dict | None:
     """The account's draft for a lesson ({draft, at, device}), or None if it has none."""
+    from . import progress_merge as pm
+
     answer = login.request("GET", f"/api/progress/?course={urllib.parse.quote(course)}")
     _, lessons = pm.read_document(answer, course)
     versions = pm.versions_of(lessons.get(lesson, {}))

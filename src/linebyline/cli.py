@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import getpass
 import json
 import math
 import os
@@ -10,15 +9,18 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tqdm import tqdm
-
-from . import __version__, account_link, attempts
-from .assemble import Assembler, Assembly
-from .course import Course, CourseErrors, Lesson, courses_root, default_course_path, load_course
+from . import __version__, account_link
+from .course import Course, CourseErrors, Lesson, courses_root, default_course_path
 from .dataset import BUNDLED_NAMES, DatasetError
-from .runtime import Result
-from .sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, check_source
+from .sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
+
+if TYPE_CHECKING:  # each command imports what it needs, when it runs: `check` must start fast
+    from tqdm import tqdm
+
+    from .assemble import Assembler, Assembly
+    from .runtime import Result
 
 USAGE_ERROR = 2
 SYMBOLS = {"pass": "✓", "fail": "✗", "error": "!", "not-attempted": "·"}
@@ -55,8 +57,10 @@ step_count = _number_in(int, 1, MAX_STEPS, f"a whole number of steps from 1 to {
 temperature_value = _number_in(float, 0.01, 10.0, "a temperature from 0.01 to 10")
 
 
-def _course(value: str | None) -> Course:
-    """Load the course named by --course: a folder, or the name of one under courses/."""
+def _course(value: str | None, fresh: bool = False) -> Course:
+    """Load the course named by --course: a folder, or the name of one under courses/.
+
+    From the cache when this version of it was loaded before, unless ``fresh`` (lint)."""
     if value is None:
         path = default_course_path()
     else:
@@ -65,7 +69,13 @@ def _course(value: str | None) -> Course:
             path = courses_root() / value
         if not (path / "course.yaml").is_file():
             raise UsageError(f"{value}: not a course folder (it has no course.yaml)")
-    return load_course(path)
+    if fresh:
+        from .course import load_course
+
+        return load_course(path)
+    from .course import load_course_cached
+
+    return load_course_cached(path)
 
 
 def _lesson(course: Course, number: str) -> Lesson:
@@ -152,6 +162,8 @@ def _take_draft(args: argparse.Namespace, draft: dict) -> bool:
 
 
 def cmd_login(args: argparse.Namespace) -> int:
+    import getpass
+
     url = args.url
     if args.token_stdin:
         token = sys.stdin.readline()
@@ -182,6 +194,17 @@ def cmd_logout(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from .sandbox import SandboxUnavailable, check_source, explain
+
+    if args.explain_sandbox:
+        try:
+            print(explain())
+        except SandboxUnavailable as error:
+            raise UsageError(str(error)) from None
+        return 0
+    if args.lesson is None or args.file is None:
+        raise UsageError("needs a lesson number and your file, e.g. `linebyline check 7.5 "
+                         "backward.py` (or --explain-sandbox)")
     lesson = _lesson(_course(args.course), args.lesson)
     path = Path(args.file)
     if not path.is_file():
@@ -193,7 +216,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         source = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{path}: is not UTF-8 text; save it as UTF-8 and try again") from None
-    result = check_source(lesson, source, timeout=args.timeout, memory_mb=args.memory)
+    try:
+        result = check_source(lesson, source, timeout=args.timeout, memory_mb=args.memory)
+    except SandboxUnavailable as error:
+        raise UsageError(str(error)) from None
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
@@ -213,6 +239,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 def _failures_in_a_row(args: argparse.Namespace, lesson: Lesson, result: Result
                        ) -> dict[str, int]:
     """Each check's failures in a row in this terminal, this run included (attempts.py)."""
+    from . import attempts
+
     if result.status == "not-attempted":
         return {}
     outcomes = {check.name: (None if check.message.startswith("Not run") else
@@ -222,6 +250,8 @@ def _failures_in_a_row(args: argparse.Namespace, lesson: Lesson, result: Result
 
 def _print_result(lesson: Lesson, result: Result, failures: dict[str, int] | None = None
                   ) -> None:
+    from . import attempts
+
     print(f"Lesson {lesson.number}, {lesson.title}: {result.status}")
     failures = failures or {}
     for check in result.checks:
@@ -249,7 +279,7 @@ def _print_result(lesson: Lesson, result: Result, failures: dict[str, int] | Non
 def cmd_lint(args: argparse.Namespace) -> int:
     from .lint import format_ranges, lint_course
 
-    course = _course(args.course_arg or args.course)
+    course = _course(args.course_arg or args.course, fresh=True)
     for number in args.lesson or []:
         _lesson(course, number)  # an unknown number is a usage error, not an empty lint
     report = lint_course(course, require_full_coverage=args.require_full_coverage,
@@ -293,6 +323,8 @@ class StepPrinter:
         self.bar: tqdm | None = None
 
     def __call__(self, line: str) -> None:
+        from tqdm import tqdm
+
         from .scripts import parse_step
 
         step = parse_step(line)
@@ -372,6 +404,8 @@ def _train_mine(args: argparse.Namespace, course: Course) -> int:
     except BaseException:
         reference.stop()
         raise
+    from tqdm import tqdm
+
     bar = None
     for done in reference.wait():
         if bar is None:
@@ -389,6 +423,8 @@ _ASSEMBLERS: dict[Path, Assembler] = {}
 
 
 def _assembler(course: Course) -> Assembler:
+    from .assemble import Assembler
+
     if course.path not in _ASSEMBLERS:
         _ASSEMBLERS[course.path] = Assembler(course)
     return _ASSEMBLERS[course.path]
@@ -497,14 +533,20 @@ def build_parser() -> argparse.ArgumentParser:
         "check", help="run a lesson's checks on your file",
         description="Run the lesson's checks on FILE in a separate process, under a time and a "
         "memory limit, a 64 MB limit on files it writes and a limit of 32 more processes; the "
-        "process and everything it started end with the check. Of its output, the first 100,000 "
-        "printed characters and 64 KB written straight to the terminal are shown, the rest "
-        "counted. Exit code: 0 when every check passes, 1 when any does not, 2 for a usage error "
-        "(unknown lesson, missing file, a bad option). Signed in (`linebyline login`), the result "
-        "and your file are also recorded to your account (kept here until the server can be "
-        "reached).")
-    check.add_argument("lesson", help="lesson number, e.g. 7.5")
-    check.add_argument("file", help="your Python file")
+        "process and everything it started end with the check. On Linux it also runs in "
+        "namespaces of its own (with bubblewrap when installed): no network, the file system "
+        "read-only but a private /tmp; --explain-sandbox says what protects your checks here. "
+        "Of its output, the first 100,000 printed characters and 64 KB written straight to the "
+        "terminal are shown, the rest counted. Exit code: 0 when every check passes, 1 when any "
+        "does not, 2 for a usage error (unknown lesson, missing file, a bad option). Signed in "
+        "(`linebyline login`), the result and your file are also recorded to your account (kept "
+        "here until the server can be reached).")
+    check.add_argument("lesson", nargs="?", help="lesson number, e.g. 7.5")
+    check.add_argument("file", nargs="?", help="your Python file")
+    check.add_argument("--explain-sandbox", action="store_true",
+                       help="say which protections your checks have on this machine (each way "
+                       "is tried), then stop; LINEBYLINE_SANDBOX=auto|bwrap|namespaces|limits "
+                       "picks the way")
     check.add_argument("--json", action="store_true",
                        help='print one JSON object: {"lesson", "status", "checks": [{"name", '
                        '"status", "message", "fix"}], "stdout", "traceback"}')

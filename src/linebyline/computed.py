@@ -15,8 +15,6 @@ import hashlib
 import json
 import math
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -28,6 +26,7 @@ from typing import Any
 from .course import Lesson, Module, Question
 from .course.widgets import KINDS
 from .dataset import names_file
+from .sandbox import compute, compute_fingerprint
 
 TIMEOUT = 120.0  # seconds for all of one lesson's computations
 PROTOCOL = "2"  # bump when what is cached changes shape
@@ -80,8 +79,7 @@ def _items(quiz: tuple[Question, ...], widget_code: str = "", facts_code: str = 
 
 
 def _key(solution: str, items: list[dict[str, Any]]) -> str:
-    worker = Path(__file__).with_name("compute_worker.py").read_text(encoding="utf-8")
-    text = json.dumps([PROTOCOL, sys.version, worker, _names_digest(), solution,
+    text = json.dumps([PROTOCOL, sys.version, compute_fingerprint(), _names_digest(), solution,
                        [item["code"] for item in items]])
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -108,21 +106,8 @@ def _run(solution: str, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _run_child(solution: str, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    job = {"solution": solution,
-           "items": [{"code": item["code"], "name": item["name"]} for item in items]}
-    with tempfile.TemporaryDirectory(prefix="linebyline-compute-") as folder:
-        shutil.copyfile(names_file(), Path(folder) / "input.txt")
-        try:
-            child = subprocess.run([sys.executable, "-I", "-m", "linebyline.compute_worker"],
-                                   input=json.dumps(job), text=True, capture_output=True,
-                                   cwd=folder, timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            return [{"error": f"it ran past {TIMEOUT:g} s"} for _ in items]
-    try:
-        return json.loads(child.stdout)["results"]
-    except (ValueError, KeyError):
-        last = (child.stderr.strip().splitlines() or [f"exit code {child.returncode}"])[-1]
-        return [{"error": f"the computation crashed: {last}"} for _ in items]
+    return compute(solution, [{"code": item["code"], "name": item["name"]} for item in items],
+                   TIMEOUT)
 
 
 def _store(path: Path, results: list[dict[str, Any]]) -> None:

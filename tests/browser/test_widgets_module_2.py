@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from functools import cache
 
 import pytest
@@ -142,6 +143,23 @@ def test_sample_steps_draws_train0s_names(server, page: Page):
     draw = widget.get_by_role("button", name="Draw the next token")
     draw.click()
     expect(widget.locator("[data-name]")).to_have_attribute("data-name", first[0])
+    # The charts' text alternatives give every number they draw: all 27 probabilities of row
+    # BOS, and the 27 segments of the strip from 0 to 1.
+    chars, counts = table()
+    row = [c / sum(counts[-1]) for c in counts[-1]]
+    labels = [f"'{ch}'" for ch in chars] + ["BOS"]
+    bars = widget.locator("svg.ss-bars")
+    said = page.locator(f"#{bars.get_attribute('aria-describedby')}").inner_text()
+    pairs = re.findall(r"('.'|BOS) ([\d.e−-]*\d)", said.split(": ", 1)[1])
+    assert sorted(label for label, _ in pairs) == sorted(labels)
+    for label, value in pairs:
+        assert number(value) == pytest.approx(row[labels.index(label)], abs=5e-4), label
+    strip = widget.locator("svg.ss-strip")
+    said = page.locator(f"#{strip.get_attribute('aria-describedby')}").inner_text()
+    ends = re.findall(r"('.'|BOS) ([\d.]*\d) to ([\d.]*\d)", said)
+    assert [label for label, _, _ in ends] == labels
+    assert number(ends[-1][2]) == pytest.approx(1.0) and number(ends[0][1]) == 0
+    assert number(ends[1][1]) == pytest.approx(row[0], abs=5e-5)
     draw.focus()
     page.keyboard.press("ArrowRight")
     expect(widget.locator("[data-name]")).to_have_attribute("data-name", first[:2])

@@ -8,6 +8,7 @@ module's pages also pass axe in both colour schemes and fit a 360 px screen.
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -97,6 +98,47 @@ def test_slope_plot_shows_the_nudging_mistakes(server, page: Page):
     widget.get_by_label("No mistake").check()
     widget.get_by_label("nudge h").select_option("1e-13")
     expect(widget.locator('[data-readout="verdict"]')).to_contain_text("rounding noise")
+
+
+def test_slope_plot_shows_true_arithmetic_and_advises_an_h_of_its_menu(server, page: Page):
+    """At h = 1e−13, f(x + h) and f(x − h) differ in their last digits only: the formula shows
+    enough of them that its own subtraction and division give the slope shown, and the advice
+    names an h the menu has, one that does measure the slope."""
+    page.goto(server.url + "/lessons/4.2-derivatives-by-nudging/")
+    widget = page.locator('[data-widget="slope-plot"]')
+    widget.get_by_role("radio", name="x²").check()
+    slider = widget.locator("input[type=range]")
+    slider.fill("1.6")
+    menu = widget.get_by_label("nudge h")
+    labels = menu.locator("option").all_inner_texts()
+    offered = [text.replace("−", "-") for text in labels]
+    verdict = widget.locator('[data-readout="verdict"]')
+    for h, advice in (("1e-13", "Use a larger h, such as "), ("1e-10", None)):
+        menu.select_option(h)
+        how = widget.locator(".sp-measured .sp-how").inner_text().replace("−", "-")
+        match = re.fullmatch(r"\(f\(x \+ h\) - f\(x - h\)\) / 2h = \((\S+) - (\S+)\) / (\S+)", how)
+        assert match, how
+        right, left, run = (float(group) for group in match.groups())
+        assert run == 2 * float(h)
+        slope = number(widget.locator('[data-readout="nudge"]').inner_text())
+        assert round((right - left) / run, 4) == slope, how
+        if advice:
+            expect(verdict).to_contain_text(advice)
+            suggested = re.search(r"such as (\S+)\.$", verdict.inner_text()).group(1).replace("−", "-")
+            assert suggested in offered, (suggested, offered)
+    # The h it suggests does measure the slope; a curve that bends gets a smaller h, of the menu.
+    menu.select_option(label=labels[offered.index(suggested)])
+    expect(verdict).to_have_text("The rule and the nudge agree.")
+    widget.get_by_role("radio", name="x³").check()
+    slider.fill("2")
+    menu.select_option("0.5")
+    expect(verdict).to_contain_text("make h smaller, such as ")
+    smaller = re.search(r"such as (\S+)\.$", verdict.inner_text()).group(1).replace("−", "-")
+    assert smaller in offered and float(smaller) < 0.5
+    # The slider's name stays "x" whatever its value; the value is in aria-valuetext.
+    for value in ("2.5", "1.6"):
+        slider.fill(value)
+        expect(widget.get_by_role("slider", name="x", exact=True)).to_have_attribute("aria-valuetext", value)
 
 
 def _paths(widget) -> list[float]:

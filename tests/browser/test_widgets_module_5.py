@@ -213,6 +213,8 @@ def test_softmax_playground_with_and_without_the_max(server, page: Page):
     logits = [dot(row, h) for row in FC2]
     assert probs(n=VOCAB) == pytest.approx(softmax(logits), rel=1e-9)
     assert value(widget.locator('[data-readout="sum"]')) == pytest.approx(1.0)
+    # A table, not a cell in a cell: each row has as many cells as the table has columns.
+    assert widget.locator("td td, td th, th td").count() == 0
 
 
 def test_param_counter_sums_the_matrices(server, page: Page):

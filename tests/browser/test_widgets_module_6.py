@@ -70,6 +70,17 @@ def test_vector_bars_walk_the_positions_and_flip_the_sign(server, page: Page):
     assert number(widget.locator('[data-row="2"] [data-mark-value]').inner_text()) == pytest.approx(
         -want, abs=1e-6)
     widget.get_by_label("Try one-hot − probs (the sign flipped)").uncheck()
+    # Probabilities and the one-hot share one scale, 0 to 1: each bar's height is its number
+    # (a bar of 0.04 is a sliver beside the one-hot's 1), never stretched to its row's maximum.
+    heights = widget.locator('[data-row="0"] rect.vb-bar, [data-row="1"] rect.vb-bar').evaluate_all(
+        "bars => bars.map(bar => Number(bar.getAttribute('height')))")
+    prob_bars, hot_bars = heights[:bos + 1], heights[bos + 1:]
+    full = hot_bars[tokens[2]]
+    assert full == pytest.approx(max(hot_bars)) and full > 50
+    for p, bar in zip(probs, prob_bars):
+        assert bar / full == pytest.approx(p, abs=2e-3)
+    assert max(prob_bars) / full == pytest.approx(max(probs), abs=2e-3) and max(probs) < 0.5
+    expect(widget.locator('[data-row="0"] .vb-row-title')).to_contain_text("drawn on a scale from 0 to 1")
     # Keyboard: the arrow keys move between positions.
     widget.get_by_role("button", name="Next").focus()
     page.keyboard.press("ArrowRight")

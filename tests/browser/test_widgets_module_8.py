@@ -118,6 +118,7 @@ def test_the_cache_grows_one_position_per_step(server, page: Page):
     expect(counter).to_have_text("position 0 / 5")
     expect(widget.locator('tr[data-row="1"]')).to_be_hidden()
     expect(widget.locator("[data-readout]")).to_contain_text("The cache holds 1 key and 1 value")
+    expect(widget.locator("[data-readout]")).not_to_contain_text("No cache")
     widget.get_by_role("button", name="Step ▶").click()
     expect(counter).to_have_text("position 1 / 5")
     expect(widget.locator('tr[data-row="1"]')).to_be_visible()
@@ -136,6 +137,7 @@ def test_the_cache_grows_one_position_per_step(server, page: Page):
     ahead = float(cell(widget, 3, 4).get_attribute("data-value"))
     assert ahead > 0.5  # most of its weight on the letter it must predict
     expect(widget.locator("[data-readout]")).to_contain_text("later ones it should be predicting")
+    expect(widget.locator("[data-readout]")).to_contain_text("No cache here")
     widget.get_by_role("button", name="To the end").click()
     expect(counter).to_have_text("position 5 / 5")
     weights = [float(cell(widget, 5, col).get_attribute("data-value")) for col in range(6)]

@@ -2,6 +2,7 @@
 # at: start
 # cli: pass
 # browser: skip
+# contained: yes
 import os
 
 # The classic daemon: fork, leave the session, fork again, and let the middle process end, so the

@@ -2,6 +2,7 @@
 # at: start
 # cli: pass
 # browser: skip
+# contained: yes
 import subprocess
 
 # A grandchild that holds the output pipes open, behind a child that exits at once.

@@ -2,6 +2,7 @@
 # at: start
 # cli: error | Resource temporarily unavailable (if your code was starting processes: it reached the limit of 32 processes)
 # browser: skip
+# contained: yes
 import os
 import time
 

@@ -1,6 +1,7 @@
 # base: solution
 # cli: error | was killed (SIGKILL) while your file was running
 # browser: skip
+# contained: yes
 import os
 import signal
 

@@ -2,6 +2,7 @@
 # timeout: 1
 # cli: error | ran past the 1 s time limit and did not stop when asked
 # browser: skip
+# contained: yes
 import time
 
 while True:

@@ -134,7 +134,8 @@ def test_the_lesson_page_shows_failing_checks_help_and_feedback(people, activity
     assert "0 yes, 1 no (0% yes, from 1 answer)" in text
     assert "&lt;b&gt;lost&lt;/b&gt; in the order part" in page and "<b>lost" not in page
     charts = json.loads(page.split('id="chart-data" type="application/json">')[1].split("</script>")[0])
-    assert charts[0]["labels"] == ["1", "2", "3", "4", "5"] and charts[0]["series"][0]["values"] == [2, 0, 0, 0, 0]
+    assert charts[0]["labels"] == ["1", "2", "3", "4", "5"]
+    assert charts[0]["series"][0]["values"] == [2, 0, 0, 0, 0]
 
 
 def test_staff_see_every_learners_failures(people, activity):

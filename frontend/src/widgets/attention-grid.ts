@@ -155,7 +155,10 @@ function mountAttentionGrid(root: HTMLElement, params: Params): void {
       const row = view.cells[shown];
       const seen = row.map((_, c) => view.tokens[c]);
       const future = row.length > shown + 1;
-      const cache = `The cache holds ${shown + 1} key${shown === 0 ? "" : "s"} and ${shown + 1} value${shown === 0 ? "" : "s"}, one per position so far (${view.tokens.slice(0, shown + 1).join(", ")}).`;
+      const ahead = view.cells.some((cells, index) => cells.length > index + 1);
+      const cache = ahead
+        ? `No cache here: the keys and values of the whole name (${view.tokens.join(", ")}) were made before any position looked.`
+        : `The cache holds ${shown + 1} key${shown === 0 ? "" : "s"} and ${shown + 1} value${shown === 0 ? "" : "s"}, one per position so far (${view.tokens.slice(0, shown + 1).join(", ")}).`;
       const look = future
         ? ` ${positionName(view.tokens, shown)} looks at all ${row.length} positions, ${row.length - shown - 1} of them later ones it should be predicting.`
         : ` ${positionName(view.tokens, shown)} looks at ${seen.length === 1 ? "itself only" : `these ${seen.length}`}.`;

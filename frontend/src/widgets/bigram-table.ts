@@ -4,6 +4,7 @@
 // comes from the lesson's own code (explore.compute); a toggle swaps in the same table made the
 // wrong way ("try the mistake").
 
+import { say } from "../live";
 import { formatNumber, h, record, registerWidget, textList, textOr, uniqueId, type Params } from "./kit";
 import "./bigram-table.css";
 
@@ -201,7 +202,7 @@ function mountBigramTable(root: HTMLElement, params: Params): void {
   function renderCellReadout(): void {
     const [a, b] = [focusRow, focusCol];
     const what = panel === "counts" ? "count" : "probability";
-    cellOut.textContent = `${panel === "counts" ? "counts" : "probs"}[${a}][${b}]: ${spoken(data.labels[a])} then ${spoken(data.labels[b])}, ${what} ${valueText(a, b)}`;
+    say(cellOut, `${panel === "counts" ? "counts" : "probs"}[${a}][${b}]: ${spoken(data.labels[a])} then ${spoken(data.labels[b])}, ${what} ${valueText(a, b)}`);
   }
 
   function renderMap(): void {

@@ -4,6 +4,7 @@
 // really builds (-, / and unary minus made of add, mul and pow; plain numbers wrapped), with
 // optional wrong versions of Value to switch to.
 
+import { say } from "../live";
 import { formatNumber, h, record, registerWidget, svg, uniqueId, type Params } from "./kit";
 import { choiceGroup } from "./shared/controls";
 import { arrowMarker, layered, pathData, route, type Point } from "./shared/graph";
@@ -563,9 +564,9 @@ function mountExpressionGraph(root: HTMLElement, params: Params): void {
       } else {
         const arrows = order.reduce((sum, node) => sum + node.children.length, 0);
         const wrapped = order.filter((node) => node.kind === "wrapped").length;
-        status.textContent = `${order.length} nodes and ${arrows} arrows. The output's data is ${formatNumber(output.data)}.`
+        say(status, `${order.length} nodes and ${arrows} arrows. The output's data is ${formatNumber(output.data)}.`
           + (wrapped ? ` ${wrapped === 1 ? "One plain number was wrapped into a new Value" : `${wrapped} plain numbers were wrapped into new Values`}.` : "")
-          + correctNote(text, output.data);
+          + correctNote(text, output.data));
         delete status.dataset.tone;
         input.removeAttribute("aria-invalid");
         figure.replaceChildren(draw(order, output));
@@ -574,7 +575,7 @@ function mountExpressionGraph(root: HTMLElement, params: Params): void {
         return;
       }
     }
-    status.textContent = message;
+    say(status, message);
     status.dataset.tone = "bad";
     input.setAttribute("aria-invalid", "true");
     figure.replaceChildren();

@@ -4,6 +4,7 @@
 // computes both columns (explore.compute); the differences, the worst and the verdict are
 // worked out here from those numbers.
 
+import { sayWith } from "../live";
 import { h, record, registerWidget, textOr, type Params } from "./kit";
 import { choiceGroup } from "./shared/controls";
 import "./grad-check.css";
@@ -103,7 +104,7 @@ function mountGradCheck(root: HTMLElement, params: Params): void {
         h("td", { "data-analytic": String(row.analytic), "data-label": "backprop" }, fixed(row.analytic)),
         h("td", { "data-gap": String(gaps[i]), "data-label": "difference" }, exponent(gaps[i])));
     }));
-    verdict.replaceChildren(
+    sayWith(verdict,
       "max difference ", h("strong", { "data-worst": String(gaps[worst]) }, exponent(gaps[worst])),
       ` at ${variant.rows[worst].weight}: `,
       ok ? `below ${exponent(tolerance)}, so backprop and nudging agree.`

@@ -1,6 +1,7 @@
 // Explore widget "graph-backward" (lesson 7.5): a small graph of Values, and backward() run on it
 // one node at a time in reverse topological order, with a toggle that swaps `+=` for `=`.
 
+import { say } from "../live";
 import { formatNumber, h, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
 import { mistakeToggle, stepControls } from "./shared/controls";
 import { arrowMarker, layered, pathData, type Point } from "./shared/graph";
@@ -297,7 +298,7 @@ function mountGraphBackward(root: HTMLElement, params: Params): void {
       else li.removeAttribute("aria-current");
     }
 
-    caption.textContent = describe(result, step);
+    say(caption, describe(result, step));
     rule.textContent = assign
       ? "Mistake on: child.grad = local_grad * node.grad — each child keeps only the last share it hears."
       : "backward(): child.grad += local_grad * node.grad — shares from every user add up.";

@@ -6,6 +6,7 @@
 // mode "paths" (3.5): backward()'s walk over the sorted list in reverse, each node handing its
 // count of paths to the output on to each child; the mistake walks the list forwards.
 
+import { say, sayWith } from "../live";
 import { formatNumber, h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
 import { mistakeToggle, stepControls } from "./shared/controls";
 import { arrowMarker, layered, pathData, route, type Point } from "./shared/graph";
@@ -162,7 +163,8 @@ function mountLadder(params: Params): HTMLElement | null {
   if (!max) return null;
   const start = typeof ladder.start === "number" ? Math.max(1, Math.min(max, Math.round(ladder.start))) : Math.min(10, max);
   const sliderId = uniqueId("gw-ladder");
-  const slider = h("input", { type: "range", id: sliderId, min: 1, max, step: 1, value: start });
+  // A fixed name (not the label, which shows the value too); the value is said by aria-valuetext.
+  const slider = h("input", { type: "range", id: sliderId, min: 1, max, step: 1, value: start, "aria-label": "Steps of the ladder" });
   const depthOut = h("output", { for: sliderId, "data-ladder": "depth" });
   const values = h("td", { "data-ladder": "values" });
   const withSeen = h("td", { "data-ladder": "with" });
@@ -274,7 +276,7 @@ function mountGraphWalk(root: HTMLElement, params: Params): void {
       button.addEventListener("click", () => {
         const found = paths(nodes, output, name);
         const shown = found.slice(0, 12);
-        listing.replaceChildren(
+        sayWith(listing,
           h("p", {}, `${found.length} path${found.length === 1 ? "" : "s"} from ${name} up to ${output}:`),
           h("ol", { class: "gw-path-list" }, ...shown.map((path) => h("li", {}, path.join(" → ")))));
         if (found.length > shown.length) listing.append(h("p", {}, `… and ${found.length - shown.length} more.`));
@@ -350,7 +352,7 @@ function mountGraphWalk(root: HTMLElement, params: Params): void {
         ...fact(mistake ? "the walk (forwards)" : "the walk: reversed(order)", chips(now.order, (_, index) => index === step - 1, "data-walk")));
     }
     facts.replaceChildren(...rows);
-    caption.textContent = now.caption;
+    say(caption, now.caption);
     if (now.bad) caption.dataset.tone = "bad";
     else delete caption.dataset.tone;
   }

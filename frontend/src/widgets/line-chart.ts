@@ -3,6 +3,7 @@
 // charts with the mistake's line added. Every point comes from the lesson's own code
 // (explore.compute); this file only draws them.
 
+import { say } from "../live";
 import { formatNumber, h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
 import { choiceGroup, mistakeToggle } from "./shared/controls";
 import "./line-chart.css";
@@ -140,7 +141,7 @@ function mountLineChart(root: HTMLElement, params: Params): void {
     figure.replaceChildren(drawChart(view, title.id, figure.clientWidth));
     legend.replaceChildren(...view.series.map((s) => h("li", { "data-series": s.name },
       h("span", { class: `lc-key lc-${s.style}`, "aria-hidden": "true" }), s.name)));
-    caption.textContent = view.caption;
+    say(caption, view.caption);
   }
 
   render();

@@ -7,6 +7,8 @@
 // Part 2, the real sizes: pick a token; x is its row of the computed wte, and the widget works out
 // linear(x, mlp_fc1) (and ReLU) here, with the same additions in the same order as Python's sum.
 
+import { setUsable } from "../usable";
+import { say, sayWith } from "../live";
 import { formatNumber, h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
 import { mistakeToggle } from "./shared/controls";
 import "./linear-steps.css";
@@ -127,10 +129,10 @@ function mountExample(root: HTMLElement, params: Params, withRelu: boolean): voi
     }
     const total = events.length;
     steps = Math.min(steps, total);
-    counter.textContent = `step ${steps} / ${total}`;
-    stepButton.disabled = steps >= total;
-    allButton.disabled = steps >= total;
-    work.replaceChildren(...events.slice(0, steps));
+    say(counter, `step ${steps} / ${total}`);
+    setUsable(stepButton, steps < total);
+    setUsable(allButton, steps < total);
+    sayWith(work, ...events.slice(0, steps));
 
     const rowsDone = Math.max(0, Math.min(recipes.length, steps - (reluFirst ? 1 : 0)));
     const done = outputs.slice(0, rowsDone).map((v) => formatNumber(v));
@@ -250,7 +252,7 @@ function mountReal(root: HTMLElement, params: Params, withRelu: boolean, mistake
     const recipe = recipes[pick];
     const pairs = Math.min(recipe.length, input.length);
     const products = Array.from({ length: pairs }, (_, i) => `${factor(recipe[i])}·${factor(input[i])}`);
-    detail.replaceChildren(
+    sayWith(detail,
       h("span", {}, `${byColumns ? "column" : "row"} ${pick} · ${reluFirst ? "relu(x)" : "x"} = ${products.join(" + ")} = `),
       h("strong", { "data-readout": "real-value", "data-value": String(out[pick]) }, formatNumber(out[pick])),
       withRelu && !reluFirst ? `; after ReLU: ${formatNumber(after[pick])}` : "",

@@ -294,8 +294,9 @@ function mountLocalGradient(root: HTMLElement, params: Params): void {
   });
 
   // The x slider.
+  // A fixed name (not the label, which shows the value too); the value is said by aria-valuetext.
   const slider = h("input", {
-    type: "range", id: sliderId, min: range.min, max: range.max, step: range.step, value: range.start,
+    type: "range", id: sliderId, min: range.min, max: range.max, step: range.step, value: range.start, "aria-label": "x",
   });
   const xOut = h("output", { "data-readout": "x", for: sliderId, class: "lg-x-value" });
   const sliderRow = h("div", { class: "kit-slider" },
@@ -359,7 +360,7 @@ function mountLocalGradient(root: HTMLElement, params: Params): void {
 
     xOut.textContent = formatNumber(x);
     xOut.dataset.value = String(x);
-    slider.setAttribute("aria-valuetext", `x = ${formatNumber(x)}`);
+    slider.setAttribute("aria-valuetext", formatNumber(x));
     fLabel.textContent = selected.label;
     setNumber(valueOut, fx);
     // Where f itself is undefined, neither slope exists.

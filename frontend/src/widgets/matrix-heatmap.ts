@@ -139,7 +139,8 @@ function mountInit(root: HTMLElement, params: Params, rows: string[], options: O
   });
 
   const stdId = uniqueId("mh-std");
-  const slider = h("input", { type: "range", id: stdId, min: range.min, max: range.max, step: range.step, value: range.start });
+  // A fixed name (not the label, which shows the value too); the value is said by aria-valuetext.
+  const slider = h("input", { type: "range", id: stdId, min: range.min, max: range.max, step: range.step, value: range.start, "aria-label": "std" });
   const stdOut = h("output", { for: stdId, "data-readout": "std" });
   slider.addEventListener("input", update);
   const stdRow = h("div", { class: "kit-slider" }, h("label", { for: stdId }, "std = ", stdOut), slider);
@@ -192,7 +193,7 @@ function mountInit(root: HTMLElement, params: Params, rows: string[], options: O
     grid.show(values, scale);
     grid.mark("cell", pick.r, pick.c);
     stdOut.textContent = formatNumber(std);
-    slider.setAttribute("aria-valuetext", `std = ${formatNumber(std)}`);
+    slider.setAttribute("aria-valuetext", formatNumber(std));
 
     const value = values[pick.r][pick.c];
     expressionOut.textContent = `${name}[${pick.r}][${pick.c}]`;

@@ -4,6 +4,7 @@
 // and the mean are worked out here from what the learner types. A mistake picker swaps in the
 // classic wrong versions of the loss; `compare` shows a second name beside the first.
 
+import { say } from "../live";
 import { formatNumber, h, record, registerWidget, textList, textOr, uniqueId, type Params } from "./kit";
 import { choiceGroup } from "./shared/controls";
 import "./name-surprise.css";
@@ -202,7 +203,7 @@ function mountNameSurprise(root: HTMLElement, params: Params): void {
       const terms = scored.map((pair) => formatNumber(pair.value, 2).replace(/^−/, "(−") + (pair.value < 0 ? ")" : ""));
       const shownTerms = terms.length > 6 ? `${terms.slice(0, 3).join(" + ")} + … + ${terms[terms.length - 1]}` : terms.join(" + ");
       const formula = mistake === "sum" ? `${shownTerms}` : `(${shownTerms}) / ${result.n}`;
-      lossOut.textContent = `loss = ${formula} = ${formatNumber(result.loss, 4)}`;
+      say(lossOut, `loss = ${formula} = ${formatNumber(result.loss, 4)}`);
       lossOut.dataset.value = String(result.loss);
       lossOut.dataset.tone = mistake === "none" ? "good" : "bad";
 

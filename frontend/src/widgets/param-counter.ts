@@ -6,6 +6,7 @@
 // and says whether the shapes give the same counts. A mistake toggle gives one matrix a wrong
 // shape; an optional comparison (the bigram table) puts the total in proportion.
 
+import { say } from "../live";
 import { h, record, registerWidget, svg, uniqueId, type Params } from "./kit";
 import { mistakeToggle } from "./shared/controls";
 import "./param-counter.css";
@@ -184,15 +185,15 @@ function mountParamCounter(root: HTMLElement, params: Params): void {
     const ratio = compareCount > 0 ? total / compareCount : 0;
     const ratioText = compare ? ` That is ${ratio.toFixed(1)} times the ${count(compareCount)} of ${compareLabel}.` : "";
     if (atStart) {
-      status.textContent = sameAsReal
+      say(status, sameAsReal
         ? `These are the real matrices of train1.py, as the lesson's code counts them: ${count(total)} numbers.${ratioText}`
-        : `Careful: these shapes do not match the real matrices (${reals.map((r) => `${r.name} ${r.rows} × ${r.cols}`).join(", ")}).`;
+        : `Careful: these shapes do not match the real matrices (${reals.map((r) => `${r.name} ${r.rows} × ${r.cols}`).join(", ")}).`);
     } else if (wrong) {
       const real = reals.find((r) => r.name === mistakeTarget);
-      status.textContent = `With the wrong shape the total is ${count(total)}, but the real ${mistakeTarget} is `
-        + `${real ? `${real.rows} × ${real.cols} = ${count(real.count)}` : "different"}: its rows must be as long as what it reads.`;
+      say(status, `With the wrong shape the total is ${count(total)}, but the real ${mistakeTarget} is `
+        + `${real ? `${real.rows} × ${real.cols} = ${count(real.count)}` : "different"}: its rows must be as long as what it reads.`);
     } else {
-      status.textContent = `A model with these sizes would have ${count(total)} numbers to learn.${ratioText}`;
+      say(status, `A model with these sizes would have ${count(total)} numbers to learn.${ratioText}`);
     }
     status.dataset.tone = wrong || (atStart && !sameAsReal) ? "bad" : "good";
     status.dataset.ratio = ratio.toFixed(1);

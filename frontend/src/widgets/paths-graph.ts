@@ -4,6 +4,7 @@
 // nudging the input, and "try a mistake" shows what adding along a path, multiplying across
 // paths, or keeping only the last path (= instead of +=) gives instead.
 
+import { say } from "../live";
 import { formatNumber, h, record, registerWidget, svg, uniqueId, type Params } from "./kit";
 import { choiceGroup } from "./shared/controls";
 import { arrowMarker } from "./shared/graph";
@@ -309,7 +310,8 @@ function mountPathsGraph(root: HTMLElement, params: Params): void {
     sliderBox.replaceChildren();
     if (graph.slider) {
       const id = uniqueId("pg-x");
-      const slider = h("input", { type: "range", id, min: graph.slider.min, max: graph.slider.max, step: graph.slider.step, value: x });
+      // A fixed name (not the label, which shows the value too); the value is said by aria-valuetext.
+      const slider = h("input", { type: "range", id, min: graph.slider.min, max: graph.slider.max, step: graph.slider.step, value: x, "aria-label": graph.input });
       const out = h("output", { for: id, "data-readout": "x", class: "pg-mono" });
       slider.addEventListener("input", () => { x = Number(slider.value); update(); });
       sliderBox.append(h("label", { for: id }, `${graph.input} = `, out), slider);
@@ -329,6 +331,7 @@ function mountPathsGraph(root: HTMLElement, params: Params): void {
     for (const [name, view] of valueViews) view.textContent = formatNumber(known.get(name) ?? Number.NaN);
     const out = sliderBox.querySelector("output");
     if (out) { out.textContent = formatNumber(x); out.dataset.value = String(x); }
+    sliderBox.querySelector("input")?.setAttribute("aria-valuetext", formatNumber(x));
     const rates = new Map<string, number>();
     for (const [k, text] of rateViews) {
       const [from, to, index] = k.split(">");
@@ -371,13 +374,13 @@ function mountPathsGraph(root: HTMLElement, params: Params): void {
       h("b", { "data-readout": "measured", "data-value": String(measured) }, formatNumber(measured)));
     const ok = Math.abs(total - measured) <= AGREE * Math.max(1, Math.abs(measured));
     verdict.dataset.tone = ok && mistake === "none" ? "good" : "warn";
-    verdict.textContent = !Number.isFinite(measured) ? "The graph is undefined here."
+    say(verdict, !Number.isFinite(measured) ? "The graph is undefined here."
       : ok ? (mistake === "none" ? `They agree: ${paths.length} paths, each a product of rates, added up.`
         : "They happen to agree at this value; move the slider and they part.")
         : mistake === "add-along" ? "Adding the rates along a path does not give its share: along a path, rates multiply."
           : mistake === "multiply-across" ? "Multiplying the shares of different paths is not what nudging measures: each path adds its own share."
             : mistake === "last-only" ? "Keeping only the last path loses the others' shares: with =, a value used twice keeps only its last share."
-              : "They differ.";
+              : "They differ.");
     const on = chosen === null ? null : new Set(paths[chosen].map(key));
     for (const [k, parts] of edgeViews) {
       for (const part of parts) {

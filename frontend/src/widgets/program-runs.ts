@@ -3,6 +3,8 @@
 // fresh Python. The lesson's compute ran every version (so the code shown is the code that ran);
 // this widget lets the learner pick a version, run it again, and see what changed.
 
+import { setUsable } from "../usable";
+import { say } from "../live";
 import { h, record, registerWidget, textList, textOr, uniqueId, type Params } from "./kit";
 import { choiceGroup, mistakeBadge } from "./shared/controls";
 import "./program-runs.css";
@@ -171,9 +173,9 @@ function mountProgramRuns(root: HTMLElement, params: Params): void {
     const total = variant.runs.length;
     controls.hidden = total === 1;
     counter.textContent = `run ${shown} of ${total}`;
-    again.disabled = shown >= total;
+    setUsable(again, shown < total);
     again.textContent = shown >= total ? `All ${total} runs shown` : "Run it again ▶";
-    verdict.textContent = describe(variant);
+    say(verdict, describe(variant));
     verdict.hidden = !verdict.textContent;
     // The note says what the runs show: it comes once there is more than one run to compare.
     note.textContent = variant.note;

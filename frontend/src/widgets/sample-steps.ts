@@ -5,6 +5,8 @@
 // (explore.compute, seeded like train0.py), so the names are the ones train0 prints; a toggle
 // swaps in "always take the likeliest token".
 
+import { setUsable } from "../usable";
+import { say } from "../live";
 import { formatNumber, h, registerWidget, svg, uniqueId, type Params } from "./kit";
 import "./sample-steps.css";
 
@@ -123,18 +125,25 @@ function mountSampleSteps(root: HTMLElement, params: Params): void {
   // ---- the bars ----
   const barsTitleId = uniqueId("ss-bars-title");
   const barsTitle = h("p", { class: "ss-title", id: barsTitleId });
-  const bars = svg("svg", { viewBox: `0 0 ${W} ${BARS_H}`, class: "ss-bars", role: "img", "aria-labelledby": barsTitleId });
-  const barsSummary = h("p", { class: "visually-hidden" });
+  const barsSummaryId = uniqueId("ss-bars-numbers");
+  const bars = svg("svg", {
+    viewBox: `0 0 ${W} ${BARS_H}`, class: "ss-bars", role: "img", "aria-labelledby": barsTitleId, "aria-describedby": barsSummaryId,
+  });
+  const barsSummary = h("p", { class: "visually-hidden", id: barsSummaryId });
 
   // ---- the strip ----
   const stripTitleId = uniqueId("ss-strip-title");
   const stripTitle = h("p", { class: "ss-title", id: stripTitleId });
-  const strip = svg("svg", { viewBox: `0 0 ${W} ${STRIP_H}`, class: "ss-strip", role: "img", "aria-labelledby": stripTitleId });
+  const stripSummaryId = uniqueId("ss-strip-numbers");
+  const strip = svg("svg", {
+    viewBox: `0 0 ${W} ${STRIP_H}`, class: "ss-strip", role: "img", "aria-labelledby": stripTitleId, "aria-describedby": stripSummaryId,
+  });
+  const stripSummary = h("p", { class: "visually-hidden", id: stripSummaryId });
   const explain = h("p", { class: "ss-explain", "data-readout": "explain", "aria-live": "polite" });
 
   const caption = typeof params.caption === "string" ? h("p", { class: "kit-caption" }, params.caption) : null;
   root.append(h("div", { class: "ss" }, controls, nameOut,
-    h("figure", { class: "ss-figure" }, barsTitle, bars, barsSummary), h("figure", { class: "ss-figure" }, stripTitle, strip),
+    h("figure", { class: "ss-figure" }, barsTitle, bars, barsSummary), h("figure", { class: "ss-figure" }, stripTitle, strip, stripSummary),
     explain, caption));
 
   function drawBars(row: number, chosen: number | null): void {
@@ -160,8 +169,9 @@ function mountSampleSteps(root: HTMLElement, params: Params): void {
         formatProb(p[chosen])));
     }
     bars.replaceChildren(...children);
-    const ranked = [...p.keys()].sort((x, y) => p[y] - p[x]).slice(0, 5);
-    barsSummary.textContent = `The five likeliest: ${ranked.map((b) => `${quoted(data.labels[b])} ${formatProb(p[b])}`).join(", ")}.`;
+    // Every bar's number, likeliest first: the text a screen reader gives for the chart.
+    const ranked = [...p.keys()].sort((x, y) => p[y] - p[x]);
+    barsSummary.textContent = `All ${p.length} probabilities, likeliest first: ${ranked.map((b) => `${quoted(data.labels[b])} ${formatProb(p[b])}`).join(", ")}.`;
   }
 
   function drawStrip(row: number, draw: Draw | null): void {
@@ -194,6 +204,16 @@ function mountSampleSteps(root: HTMLElement, params: Params): void {
         `u = ${formatNumber(draw.u, 4)}`));
     }
     strip.replaceChildren(...children);
+    // Every segment's ends, in the strip's order: the text a screen reader gives for it.
+    const ends: string[] = [];
+    let from = 0;
+    p.forEach((value, b) => {
+      const to = from + value / total;
+      ends.push(`${quoted(data.labels[b])} ${formatNumber(from, 4)} to ${formatNumber(to, 4)}`);
+      from = to;
+    });
+    stripSummary.textContent = `The ${p.length} segments from 0 to 1: ${ends.join(", ")}.` +
+      (draw && draw.u !== null ? ` u = ${formatNumber(draw.u, 4)}.` : "");
   }
 
   function segment(row: number, token: number): [number, number] {
@@ -207,10 +227,10 @@ function mountSampleSteps(root: HTMLElement, params: Params): void {
     const list = draws();
     const total = list.length;
     counter.textContent = `draw ${done} / ${total}`;
-    back.disabled = done === 0;
-    step.disabled = done === total;
-    finish.disabled = done === total;
-    reset.disabled = done === 0;
+    setUsable(back, done !== 0);
+    setUsable(step, done !== total);
+    setUsable(finish, done !== total);
+    setUsable(reset, done !== 0);
 
     const finished = done === total && list[total - 1].to === bos;
     const letters = nameOf(done);
@@ -230,18 +250,18 @@ function mountSampleSteps(root: HTMLElement, params: Params): void {
     drawStrip(row, draw);
 
     if (!draw) {
-      explain.textContent = `Every name starts at BOS, so the first draw uses row BOS: how names start. Press "Draw the next token".`;
+      say(explain, `Every name starts at BOS, so the first draw uses row BOS: how names start. Press "Draw the next token".`);
     } else {
       const to = data.labels[draw.to];
       const next = draw.to === bos ? "BOS: the name ends here" : `${quoted(to)}, added to the name`;
       if (draw.u === null) {
-        explain.textContent = `The tallest bar of row ${rowName} is ${quoted(to)} (p = ${formatProb(data.probs[row][draw.to])}), so the next token is ${next}.` +
-          (finished ? ` Always taking the likeliest token gives "${letters}", every time: all 20 names would be the same.` : "");
+        say(explain, `The tallest bar of row ${rowName} is ${quoted(to)} (p = ${formatProb(data.probs[row][draw.to])}), so the next token is ${next}.` +
+          (finished ? ` Always taking the likeliest token gives "${letters}", every time: all 20 names would be the same.` : ""));
       } else {
         const [a, b] = segment(row, draw.to);
-        explain.textContent = `u = ${formatNumber(draw.u, 4)} lands in the segment of ${quoted(to)}, from ${formatNumber(a, 4)} to ${formatNumber(b, 4)} ` +
+        say(explain, `u = ${formatNumber(draw.u, 4)} lands in the segment of ${quoted(to)}, from ${formatNumber(a, 4)} to ${formatNumber(b, 4)} ` +
           `(its width is its probability, ${formatProb(data.probs[row][draw.to])}), so the next token is ${next}.` +
-          (finished ? ` The name is "${letters}": ${letters.length} ${letters.length === 1 ? "letter" : "letters"}, ${total} draws.` : "");
+          (finished ? ` The name is "${letters}": ${letters.length} ${letters.length === 1 ? "letter" : "letters"}, ${total} draws.` : ""));
       }
     }
     explain.dataset.done = finished ? "true" : "false";

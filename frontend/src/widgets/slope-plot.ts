@@ -3,6 +3,7 @@
 // slope measured by nudging is drawn as the line through the two nudged points. "Try a mistake"
 // swaps in a classic slip, and the verdict says honestly whether the two numbers agree.
 
+import { say } from "../live";
 import { finiteOr, formatNumber, h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
 import { choiceGroup } from "./shared/controls";
 import { isOp, opRate, opValue, power, type Op } from "./shared/ops";
@@ -116,6 +117,24 @@ function agrees(rule: number, nudged: number): boolean {
 function precise(x: number): string {
   if (!Number.isFinite(x)) return formatNumber(x);
   return Number(x.toPrecision(10)).toString().replace("-", "−");
+}
+
+/** f(x + h) and f(x − h) with just enough digits (10 at least) that subtracting the two numbers
+ *  shown and dividing by the run gives the slope shown: at a tiny h they differ only in their
+ *  last digits, and rounded alike they would make the arithmetic on screen wrong. */
+function heightsText(m: Measured): [string, string] {
+  if (!defined(m.fRight) || !defined(m.fLeft)) return [precise(m.fRight), precise(m.fLeft)];
+  const slope = formatNumber(m.slope);
+  for (let digits = 10; digits < 17; digits += 1) {
+    const right = Number(m.fRight.toPrecision(digits));
+    const left = Number(m.fLeft.toPrecision(digits));
+    if (formatNumber((right - left) / m.run) === slope) return [minus(right), minus(left)];
+  }
+  return [minus(m.fRight), minus(m.fLeft)]; // every digit a float has: exactly the division made
+}
+
+function minus(x: number): string {
+  return String(x).replace("-", "−");
 }
 
 function hText(nudge: number): string {
@@ -269,7 +288,26 @@ function makePlot(titleId: string): Plot {
 
 // ---- The widget --------------------------------------------------------------------------
 
-interface State { home: number; x: number; nudge: number; drift: number; fx: number; rule: number; slope: number }
+interface State {
+  home: number; x: number; nudge: number; drift: number; fx: number; rule: number; slope: number;
+  /** An h of the menu that measures this slope well, larger or smaller as the advice needs. */
+  larger: number | null; smaller: number | null;
+}
+
+const SWEET_H = 1e-4; // central differences: big enough for rounding, small enough for the bend
+
+/** Of the menu's h that measure the rule's slope here (with no mistake), the one nearest SWEET_H
+ *  among those larger (or smaller) than `nudge`; null when none does. */
+function menuH(curve: Curve, home: number, rule: number, choices: number[], nudge: number, larger: boolean): number | null {
+  const fits = choices.filter((h) => (larger ? h > nudge : h < nudge)
+    && agrees(rule, measure(curve, home, h, "none").slope));
+  const distance = (h: number): number => Math.abs(Math.log10(h / SWEET_H));
+  let best: number | null = null;
+  for (const h of fits) {
+    if (best === null || distance(h) < distance(best) - 1e-9 || (Math.abs(distance(h) - distance(best)) <= 1e-9 && h > best)) best = h;
+  }
+  return best;
+}
 
 /** What the numbers mean, in one or two sentences; it says "agree" only when they do. */
 function verdictText(curve: Curve, mistake: Mistake, ok: boolean, s: State): string {
@@ -302,8 +340,12 @@ function verdictText(curve: Curve, mistake: Mistake, ok: boolean, s: State): str
     case "wrong-rule": return "The wrong rule's tangent misses the curve: nudging measures a different slope.";
     case "add-rates": return "Adding the rates gives a different number from nudging: along a chain, rates multiply.";
     default:
-      if (s.nudge <= 1e-9) return "h is so tiny that f(x + h) and f(x − h) share almost every digit a float keeps: their difference is mostly rounding noise. Use a larger h, such as 0.0001.";
-      return "The curve bends within ±h, so the line through the two nudged points is not the tangent yet: make h smaller.";
+      if (s.nudge <= 1e-9) {
+        return "h is so tiny that f(x + h) and f(x − h) share almost every digit a float keeps: their difference is mostly rounding noise. " +
+          (s.larger === null ? "Use a larger h." : `Use a larger h, such as ${hText(s.larger)}.`);
+      }
+      return "The curve bends within ±h, so the line through the two nudged points is not the tangent yet: " +
+        (s.smaller === null ? "make h smaller." : `make h smaller, such as ${hText(s.smaller)}.`);
   }
 }
 
@@ -344,7 +386,8 @@ function mountSlopePlot(root: HTMLElement, params: Params): void {
     }));
   }
 
-  const slider = h("input", { type: "range", id: sliderId });
+  // A fixed name (not the label, which shows the value too); the value is said by aria-valuetext.
+  const slider = h("input", { type: "range", id: sliderId, "aria-label": "x" });
   const xOut = h("output", { "data-readout": "x", for: sliderId, class: "sp-mono" });
   const ends = h("span", { class: "kit-ends", "aria-hidden": "true" });
   slider.addEventListener("input", () => update(true));
@@ -425,7 +468,7 @@ function mountSlopePlot(root: HTMLElement, params: Params): void {
 
     xOut.textContent = formatNumber(home);
     xOut.dataset.value = String(home);
-    slider.setAttribute("aria-valuetext", `x = ${formatNumber(home)}`);
+    slider.setAttribute("aria-valuetext", formatNumber(home));
     fLabel.textContent = `f(x) = ${curve.label}`;
     set(valueOut, fx);
     set(ruleOut, rule);
@@ -449,10 +492,16 @@ function mountSlopePlot(root: HTMLElement, params: Params): void {
     }
     const fraction = m.run === nudge ? "h" : "2h";
     const leftName = mistake === "one-sided" ? "f(x)" : "f(x − h)";
-    nudgeHow.textContent = `(f(x + h) − ${leftName}) / ${fraction} = (${precise(m.fRight)} − ${precise(m.fLeft)}) / ${precise(m.run)}`;
+    const [right, left] = heightsText(m);
+    nudgeHow.textContent = `(f(x + h) − ${leftName}) / ${fraction} = (${right} − ${left}) / ${precise(m.run)}`;
 
     const ok = defined(rule) && defined(m.slope) && agrees(rule, m.slope);
-    verdict.textContent = verdictText(curve, mistake, ok, { home, x, nudge, drift, fx, rule, slope: m.slope });
+    const advice = mistake === "none" && !ok;
+    say(verdict, verdictText(curve, mistake, ok, {
+      home, x, nudge, drift, fx, rule, slope: m.slope,
+      larger: advice ? menuH(curve, home, rule, choices, nudge, true) : null,
+      smaller: advice ? menuH(curve, home, rule, choices, nudge, false) : null,
+    }));
     verdict.dataset.tone = ok && mistake === "none" ? "good" : "warn";
     again.hidden = mistake !== "no-restore";
     title.textContent = `${curve.label} from x = ${formatNumber(curve.range.min)} to ${formatNumber(curve.range.max)}: the tangent at x = ${formatNumber(home)} has slope ${formatNumber(rule)}; nudging by h = ${hText(nudge)} measures ${formatNumber(m.slope)}.`;

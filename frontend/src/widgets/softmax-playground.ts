@@ -4,6 +4,8 @@
 // (above about 709.78), and dividing by a total of 0.0 raises ZeroDivisionError: both are shown
 // as Python would print them. The mistake toggle divides by the sum of the logits instead.
 
+import { setUsable } from "../usable";
+import { say } from "../live";
 import { formatNumber, h, record, registerWidget, textOr, type Params } from "./kit";
 import { mistakeToggle } from "./shared/controls";
 import "./softmax-playground.css";
@@ -132,7 +134,8 @@ function mountSoftmax(root: HTMLElement, params: Params): void {
       inputs.push(input);
       const bar = h("span", { class: "sp-bar", "aria-hidden": "true" });
       const row = {
-        shifted: h("td", { class: "sp-wide" }), exp: h("td", {}), p: h("td", { "data-p": i }), bar,
+        // p and its bar share one cell: p is a span in it (a cell in a cell is not a table).
+        shifted: h("td", { class: "sp-wide" }), exp: h("td", {}), p: h("span", { "data-p": i }), bar,
         rawExp: h("td", {}), rawP: h("td", { "data-p-raw": i }),
       };
       cells.push(row);
@@ -140,8 +143,8 @@ function mountSoftmax(root: HTMLElement, params: Params): void {
         h("td", { class: "sp-p-cell" }, row.p, bar)));
       rawBody.append(h("tr", {}, h("th", { scope: "row" }, label(i)), row.rawExp, row.rawP));
     });
-    addButton.disabled = logits.length >= MAX_LOGITS;
-    removeButton.disabled = logits.length <= 1;
+    setUsable(addButton, logits.length < MAX_LOGITS);
+    setUsable(removeButton, logits.length > 1);
     update();
   }
 
@@ -187,30 +190,30 @@ function mountSoftmax(root: HTMLElement, params: Params): void {
       ? h("tr", {}, h("th", { scope: "row", colspan: 2 }, "total"), h("td", { class: "sp-wide" }), h("td", {}, show(safe.total)),
         h("td", { "data-readout": "sum", "data-value": String(sum(safe.probs)) }, `sum ${show(sum(safe.probs))}`))
       : h("tr", {}));
-    withError.textContent = safe.ok ? ""
-      : wrongSum ? `${safe.error}: sum(logits) is 0, and Python cannot divide by it.` : safe.error;
+    say(withError, safe.ok ? ""
+      : wrongSum ? `${safe.error}: sum(logits) is 0, and Python cannot divide by it.` : safe.error);
     rawFoot.replaceChildren(raw.ok
       ? h("tr", {}, h("th", { scope: "row" }, "total"), h("td", {}, show(raw.total)),
         h("td", { "data-readout": "raw-sum" }, `sum ${show(sum(raw.probs))}`))
       : h("tr", {}));
-    rawError.textContent = raw.ok ? ""
+    say(rawError, raw.ok ? ""
       : raw.at !== undefined
         ? `${raw.error}: math.exp(${show(logits[raw.at])}) is bigger than the largest float (about 1.8e308).`
-        : `${raw.error}: every exp(v) rounded to 0.0, so their total is 0.0.`;
+        : `${raw.error}: every exp(v) rounded to 0.0, so their total is 0.0.`);
 
     if (wrongSum) {
-      verdict.textContent = safe.ok
+      say(verdict, safe.ok
         ? `Divided by the sum of the logits, the "probabilities" add up to ${show(sum(safe.probs))}, not 1.`
-        : "Divided by the sum of the logits, softmax crashes whenever they add up to 0.";
+        : "Divided by the sum of the logits, softmax crashes whenever they add up to 0.");
       verdict.dataset.tone = "bad";
     } else if (!raw.ok) {
-      verdict.textContent = "Without subtracting the max Python stops with an error; with it, the same softmax runs fine.";
+      say(verdict, "Without subtracting the max Python stops with an error; with it, the same softmax runs fine.");
       verdict.dataset.tone = "bad";
     } else if (safe.ok) {
       const gap = Math.max(...safe.probs.map((p, i) => Math.abs(p - raw.probs[i])));
-      verdict.textContent = gap < 1e-12
+      say(verdict, gap < 1e-12
         ? "Both ways give the same probabilities: subtracting the max changes each exp, but not their shares."
-        : `Both ways agree to within ${show(gap)}: the shares are the same, up to rounding.`;
+        : `Both ways agree to within ${show(gap)}: the shares are the same, up to rounding.`);
       verdict.dataset.tone = "good";
     }
   }

@@ -3,6 +3,7 @@
 // depth-first sort that builds one: visit the children first, append the node after them. A
 // toggle swaps in the classic mistake, appending before the children.
 
+import { say } from "../live";
 import { h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
 import { choiceGroup, mistakeToggle, stepControls } from "./shared/controls";
 import { arrowMarker, layered, pathData, route } from "./shared/graph";
@@ -219,12 +220,12 @@ function mountSortGame(root: HTMLElement, params: Params): void {
   const verdict = h("p", { class: "kit-callout sg-verdict", role: "status", "aria-live": "polite", "data-verdict": "" });
   undo.addEventListener("click", () => {
     mine.pop();
-    verdict.textContent = "";
+    say(verdict, "");
     renderMine();
   });
   restart.addEventListener("click", () => {
     mine = [];
-    verdict.textContent = "";
+    say(verdict, "");
     renderMine();
   });
   checkButton.addEventListener("click", () => {
@@ -233,10 +234,10 @@ function mountSortGame(root: HTMLElement, params: Params): void {
     if (broken) verdict.dataset.tone = "bad";
     else if (left === 0) verdict.dataset.tone = "good";
     else delete verdict.dataset.tone;
-    if (broken) verdict.textContent = brokenText(mine, broken);
-    else if (mine.length === 0) verdict.textContent = "Nothing placed yet: press the items in the order you would put them on.";
-    else if (left > 0) verdict.textContent = `No rule broken so far. ${left} item${left === 1 ? "" : "s"} still to place.`;
-    else verdict.textContent = `Every rule holds: a right order! Other orders may be right too; compare yours with the sort's below.`;
+    if (broken) say(verdict, brokenText(mine, broken));
+    else if (mine.length === 0) say(verdict, "Nothing placed yet: press the items in the order you would put them on.");
+    else if (left > 0) say(verdict, `No rule broken so far. ${left} item${left === 1 ? "" : "s"} still to place.`);
+    else say(verdict, `Every rule holds: a right order! Other orders may be right too; compare yours with the sort's below.`);
   });
 
   // The algorithm.
@@ -289,7 +290,7 @@ function mountSortGame(root: HTMLElement, params: Params): void {
       button.setAttribute("aria-label", `Put ${item.label} next`);
       button.addEventListener("click", () => {
         mine.push(item.name);
-        verdict.textContent = "";
+        say(verdict, "");
         renderMine();
         const next = itemButtons.querySelector("button");
         (next ?? checkButton).focus();
@@ -325,7 +326,7 @@ function mountSortGame(root: HTMLElement, params: Params): void {
     orderView.replaceChildren(...now.order.map((name, index) => chip(name, index,
       now.kind === "append" && index === now.order.length - 1 ? " sg-new" : "")));
     if (now.order.length === 0) orderView.append(h("li", { class: "sg-empty" }, "empty"));
-    caption.textContent = now.caption;
+    say(caption, now.caption);
     if (now.kind === "done" && firstBroken(puzzle, now.order) !== null) caption.dataset.tone = "bad";
     else delete caption.dataset.tone;
     renderCode();
@@ -337,7 +338,7 @@ function mountSortGame(root: HTMLElement, params: Params): void {
   function choose(next: Puzzle): void {
     puzzle = next;
     mine = [];
-    verdict.textContent = "";
+    say(verdict, "");
     intro.textContent = puzzle.intro;
     intro.hidden = !puzzle.intro;
     drawing = draw(puzzle);

@@ -4,6 +4,7 @@
 // ids off by one, ord(ch) - ord('a')). chars, BOS and vocab_size come from the lesson's compute;
 // every id shown is worked out here from chars and what the learner types.
 
+import { say } from "../live";
 import { h, record, registerWidget, textList, textOr, uniqueId, type Params } from "./kit";
 import { choiceGroup, mistakeBadge } from "./shared/controls";
 import "./token-strip.css";
@@ -200,8 +201,8 @@ function mountTokenStrip(root: HTMLElement, params: Params): void {
       cells.push(item);
     }
     table.replaceChildren(...cells);
-    detail.textContent = selected === null || selected > lastId() ? "Press an id to see what it means."
-      : describeId(selected);
+    say(detail, selected === null || selected > lastId() ? "Press an id to see what it means."
+      : describeId(selected));
   }
 
   function describeId(id: number): string {
@@ -279,7 +280,7 @@ function mountTokenStrip(root: HTMLElement, params: Params): void {
     renderCode();
     if (encode) renderStrip();
     renderTable();
-    verdict.textContent = describe();
+    say(verdict, describe());
     if (mistake) verdict.dataset.tone = "bad";
     else delete verdict.dataset.tone;
   }

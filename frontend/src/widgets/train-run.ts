@@ -2,6 +2,8 @@
 // page's own Python, on the names data, with a live loss chart, the speed, and the names it
 // invents at the end. Optionally a second script runs first, and its losses are drawn beside.
 
+import { setUsable } from "../usable";
+import { say } from "../live";
 import { formatNumber, h, pythonOfThePage, registerWidget, svg, uniqueId, type Params } from "./kit";
 import { StoppedError } from "../python";
 import "./train-run.css";
@@ -49,6 +51,33 @@ function smooth(losses: number[], alpha = 0.05): number[] {
 function numberList(value: unknown): number[] {
   return Array.isArray(value)
     ? value.filter((x): x is number => typeof x === "number" && Number.isInteger(x) && x > 0) : [];
+}
+
+/** The chart in words, every series: its first and last loss, its lowest, where its trend ends. */
+function describeChart(series: Series[], total: number): string {
+  const parts = series.filter((s) => s.losses.length > 0).map((s) => {
+    const steps = s.losses.length;
+    const trend = smooth(s.losses);
+    const lowest = Math.min(...s.losses);
+    return `${s.script}: ${steps === total ? `${total} steps` : `${steps} of ${total} steps`}, loss ${formatNumber(s.losses[0], 3)} at step 1 ` +
+      `and ${formatNumber(s.losses[steps - 1], 3)} at step ${steps}, lowest ${formatNumber(lowest, 3)} ` +
+      `(step ${s.losses.indexOf(lowest) + 1}), trend ${formatNumber(trend[0], 3)} at the start and ${formatNumber(trend[steps - 1], 3)} at the end`;
+  });
+  if (parts.length === 0) return "The loss chart: nothing trained yet.";
+  return `The loss at every step. ${parts.join(". ")}. Every step's loss is in the table "The numbers" under the chart.`;
+}
+
+/** Every step's loss and trend, one row per step, one pair of columns per script. */
+function numbersTable(series: Series[]): HTMLTableElement {
+  const steps = Math.max(...series.map((s) => s.losses.length));
+  const trends = series.map((s) => smooth(s.losses));
+  const cell = (values: number[], step: number) => h("td", {}, step < values.length ? formatNumber(values[step], 4) : "");
+  return h("table", { class: "tr-table" },
+    h("caption", {}, "The loss at every step, and its trend"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "step"),
+      ...series.flatMap((s) => [h("th", { scope: "col" }, `${s.script} loss`), h("th", { scope: "col" }, `${s.script} trend`)]))),
+    h("tbody", {}, ...Array.from({ length: steps }, (_, step) => h("tr", {}, h("th", { scope: "row" }, String(step + 1)),
+      ...series.flatMap((s, i) => [cell(s.losses, step), cell(trends[i], step)])))));
 }
 
 const W = 640;
@@ -109,7 +138,8 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
   const select = h("select", { id: selectId },
     ...choices.map((n, i) => h("option", { value: n, selected: i === 0 }, `${n} steps`)));
   const train = h("button", { type: "button", class: "tr-train" }, "Train");
-  const stop = h("button", { type: "button", class: "secondary", disabled: true }, "Stop");
+  const stop = h("button", { type: "button", class: "secondary" }, "Stop");
+  setUsable(stop, false);
   const status = h("p", { class: "tr-status", "data-readout": "status" }, `Press Train to run ${script} in your browser.`);
   const announce = h("p", { class: "visually-hidden", role: "status", "aria-live": "polite" });
   const chart = makeChart(titleId);
@@ -120,6 +150,8 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
     compare ? ` ${compare}` : null);
   const notes = h("p", { class: "tr-notes", "data-readout": "notes" });
   const summary = h("p", { class: "tr-summary", "data-readout": "summary" });
+  const numbersBox = h("div", { class: "tr-numbers-scroll", tabindex: 0, role: "region", "aria-label": "Every step's loss" });
+  const numbers = h("details", { class: "tr-numbers", hidden: true }, h("summary", {}, "The numbers: every step's loss"), numbersBox);
   const namesTitle = h("h3", { class: "tr-names-title", hidden: true }, "Names it invented");
   const names = h("ol", { class: "tr-names", "data-readout": "names" });
   root.append(h("div", { class: "tr" },
@@ -127,7 +159,7 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
     status, announce,
     h("figure", { class: "tr-figure" }, chart.element, h("figcaption", {}, title,
       h("p", { class: "tr-title" }, "The loss at every step (dots) and its trend (line): lower is better."), legend)),
-    notes, summary, namesTitle, names,
+    numbers, notes, summary, namesTitle, names,
     typeof params.caption === "string" ? h("p", { class: "tr-caption" }, params.caption) : null));
 
   const sources = new Map<string, Promise<string>>();
@@ -176,7 +208,7 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
         ? `${label}: step ${done} / ${total} · ${formatNumber(rate, 1)} steps/s · about ${Math.ceil((total - done) / Math.max(rate, 1e-3))} s left`
         : `${label}: ${total} steps in ${formatNumber(seconds, 1)} s · sampling names…`;
       redraw(total);
-    });
+    }, { what: "the training", where: "in Explore" });
     if (result.status === "stopped") throw new StoppedError("stopped");
     if (result.status === "error") {
       throw new Error(`${name} stopped with an error: ${errors.trim().split("\n").slice(-1)[0] ?? ""}`);
@@ -190,14 +222,19 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
     drawn = reference ? [reference, main] : [main];
     names.replaceChildren();
     namesTitle.hidden = true;
+    numbers.hidden = true;
+    numbersBox.replaceChildren();
     summary.textContent = "";
     notes.textContent = "";
-    train.disabled = true;
+    setUsable(train, false);
     select.disabled = true;
-    stop.disabled = false;
-    announce.textContent = `Training ${script} for ${total} steps.`;
+    setUsable(stop, true);
+    say(announce, `Training ${script} for ${total} steps.`);
     chart.draw(drawn, total);
     try {
+      // Both scripts first: then the second run follows the first at once, and Build, which
+      // waits a moment for a widget's next job, sees Python busy with the training throughout.
+      await Promise.all([source(scriptUrl), reference ? source(compareUrl) : null]);
       if (reference) await runScript(compare, compareUrl, total, reference, `${compare} (for reference)`);
       await runScript(script, scriptUrl, total, main, script);
       notes.textContent = main.notes.join(" · ");
@@ -209,19 +246,22 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
       for (const name of main.samples) names.append(h("li", {}, name || "(an empty name)"));
       namesTitle.hidden = main.samples.length === 0;
       status.textContent = `Done: ${total} steps of ${script}.`;
-      title.textContent = `Loss of ${script} over ${total} steps. ${summary.textContent}`;
-      announce.textContent = `Training finished. ${summary.textContent} ${main.samples.length} names invented.`;
+      say(announce, `Training finished. ${summary.textContent} ${main.samples.length} names invented.`);
     } catch (error) {
       const stopped = error instanceof StoppedError;
       status.textContent = stopped
         ? `Stopped at step ${drawn[drawn.length - 1].losses.length} of ${total}.`
         : (error as Error).message;
-      announce.textContent = status.textContent;
+      say(announce, status.textContent);
     } finally {
-      train.disabled = false;
+      setUsable(train, true);
       select.disabled = false;
-      stop.disabled = true;
+      setUsable(stop, false);
       chart.draw(drawn, total);
+      title.textContent = describeChart(drawn, total);
+      const trained = drawn.filter((s) => s.losses.length > 0);
+      if (trained.length > 0) numbersBox.replaceChildren(numbersTable(trained));
+      numbers.hidden = trained.length === 0;
     }
   });
 

@@ -3,6 +3,7 @@
 // swaps in the same views computed with a classic mistake. Every number comes from the lesson's
 // own code (explore.compute); this file only draws them.
 
+import { say, sayWith } from "../live";
 import { formatNumber, h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
 import { mistakeToggle, stepControls } from "./shared/controls";
 import "./vector-bars.css";
@@ -65,8 +66,17 @@ const W = 640;
 const H = 120;
 const PAD = { left: 4, right: 4, top: 6, bottom: 6 };
 
-/** Rows compared with each other (gradients, a reference) share one scale; values get their own. */
+/** Probabilities: no number below 0 or above 1, adding up to 1 (a one-hot is one too). */
+function isDistribution(row: Row): boolean {
+  const total = row.values.reduce((sum, v) => sum + v, 0);
+  return row.values.every((v) => v >= 0 && v <= 1) && Math.abs(total - 1) < 1e-6;
+}
+
+/** Probabilities (and one-hots) are drawn from 0 to 1, so that rows of them compare at a glance:
+ *  a 0.04 is a sliver beside a one-hot's 1. Rows compared with each other (gradients, a
+ *  reference) share one scale; other values get their own. */
 function scaleOf(row: Row, view: View): number {
+  if (isDistribution(row)) return 1;
   const together = row.style === "value" ? [row] : view.rows.filter((other) => other.style !== "value");
   const biggest = Math.max(...together.flatMap((other) => other.values.map(Math.abs)));
   return biggest > 0 ? biggest : 1;
@@ -90,6 +100,7 @@ function drawRow(row: Row, view: View, titleId: string): HTMLElement {
     preserveAspectRatio: "none",
   });
   chart.append(svg("line", { class: "vb-zero", x1: PAD.left, x2: W - PAD.right, y1: zero, y2: zero }));
+  if (isDistribution(row)) chart.append(svg("line", { class: "vb-one", x1: PAD.left, x2: W - PAD.right, y1: plotTop, y2: plotTop }));
   row.values.forEach((value, index) => {
     const length = (Math.abs(value) / scale) * room;
     const x = PAD.left + index * slot + gap / 2;
@@ -115,7 +126,8 @@ function drawRow(row: Row, view: View, titleId: string): HTMLElement {
 function rowSummary(row: Row): string {
   const low = Math.min(...row.values);
   const high = Math.max(...row.values);
-  return `${row.values.length} numbers, from ${show(low)} to ${show(high)}`;
+  const scale = isDistribution(row) ? ", drawn on a scale from 0 to 1" : "";
+  return `${row.values.length} numbers, from ${show(low)} to ${show(high)}${scale}`;
 }
 
 // ---- The widget ----------------------------------------------------------------------------
@@ -161,7 +173,7 @@ function mountVectorBars(root: HTMLElement, params: Params): void {
 
   function render(index: number): void {
     const view = (mistaken ? mistakeViews : views)[index];
-    heading.replaceChildren(h("span", { class: "vb-heading-key" }, `${viewLabel}: `), h("strong", {}, view.label));
+    sayWith(heading, h("span", { class: "vb-heading-key" }, `${viewLabel}: `), h("strong", {}, view.label));
     rowsBox.replaceChildren();
     numbers.replaceChildren();
     view.rows.forEach((row, rowIndex) => {
@@ -181,7 +193,7 @@ function mountVectorBars(root: HTMLElement, params: Params): void {
           h("td", {}, labelOf(row, i)), h("td", { "data-value": String(value) }, show(value)))));
       numbers.append(table);
     });
-    caption.textContent = view.caption;
+    say(caption, view.caption);
     widget.dataset.mistake = String(mistaken);
   }
 

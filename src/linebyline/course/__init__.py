@@ -3,17 +3,30 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from .errors import CourseError, CourseErrors
-from .loader import apply_edits, load_course
 from .model import Course, Exercise, Lesson, Module, Question, Review
 
 __all__ = [
     "Course", "CourseError", "CourseErrors", "Exercise", "Lesson", "Module", "Question", "Review",
-    "apply_edits", "courses_root", "default_course_path", "load_course",
+    "apply_edits", "courses_root", "default_course_path", "load_course", "load_course_cached",
 ]
 
 DEFAULT_COURSE = "microgpt"
+# Loaded on first use: the loader brings in PyYAML and the check runtime, which a command that
+# finds its course in the cache (cached.py) never needs.
+_LAZY = {"apply_edits": ".loader", "load_course": ".loader", "load_course_cached": ".cached"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value
 
 
 def courses_root() -> Path:

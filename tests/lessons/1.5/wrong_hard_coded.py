@@ -1,5 +1,5 @@
-"""Lesson 1.5, a correct variant for these names: the numbers written out (26 and 27)."""
-# expect: pass
+"""Lesson 1.5, a mistake that fits only the bundled names: the numbers written out (26 and 27)."""
+# expect: fail | another names file, other numbers | so BOS should be 9 and vocab_size 10
 import random
 
 random.seed(42)  # same seed, same shuffle, same weights, same names

@@ -1,4 +1,4 @@
-"""The child process of linebyline.computed: runs a lesson's solution, then one piece of code.
+"""The child process of linebyline.sandbox.compute(): runs a lesson's solution, then one piece of code.
 
 Reads one JSON job on stdin ({"solution", "items": [{"code", "name"}]}) and writes one JSON
 object on stdout: {"results": [{"value": ...} or {"error": "..."}]}. Each item gets the solution's

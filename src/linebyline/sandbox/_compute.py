@@ -1,0 +1,42 @@
+"""Run a lesson's own solution, then pieces of the author's code, in a child process
+(compute_worker.py) whose working folder holds the names as ``input.txt``.
+
+This runs course code, which authors write and lint proves, never a learner's: it gets a process
+of its own (so nothing it does stays in the server) but none of the check's containment.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+WORKER = Path(__file__).with_name("compute_worker.py")
+
+
+def compute_fingerprint() -> str:
+    """The worker's own text: computed values kept in a cache go stale when it changes."""
+    return WORKER.read_text(encoding="utf-8")
+
+
+def compute(solution: str, items: list[dict[str, str]], timeout: float) -> list[dict[str, Any]]:
+    """For each item ({"code", "name"}), a fresh run of ``solution`` then of the item's code:
+    {"value": what it set `name` to} or {"error": "..."}."""
+    from ..dataset import names_file
+
+    job = {"solution": solution, "items": items}
+    with tempfile.TemporaryDirectory(prefix="linebyline-compute-") as folder:
+        shutil.copyfile(names_file(), Path(folder) / "input.txt")
+        try:
+            child = subprocess.run([sys.executable, "-I", str(WORKER)], input=json.dumps(job),
+                                   text=True, capture_output=True, cwd=folder, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return [{"error": f"it ran past {timeout:g} s"} for _ in items]
+    try:
+        return json.loads(child.stdout)["results"]
+    except (ValueError, KeyError):
+        last = (child.stderr.strip().splitlines() or [f"exit code {child.returncode}"])[-1]
+        return [{"error": f"the computation crashed: {last}"} for _ in items]
