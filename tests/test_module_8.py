@@ -9,9 +9,9 @@ says what their captions say; and that the attention-grid kind refuses data it c
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
-import re
 from functools import cache
 from pathlib import Path
 
@@ -39,8 +39,6 @@ LESSONS = {
 # The lines of microgpt.py that module 8 teaches (the rest of train3's new lines are written
 # differently in microgpt.py, per head and per layer, and belong to module 9).
 MODULE_8_LINES = {92, 93, 95, 115, 116, 117, 118, 121, 122, 123, 126, 127, 128, 137, 141, 148, 164}
-TRAINER_BEGIN = "# --- train3 by hand"
-TRAINER_END = "# --- end of train3 by hand"
 STEPS = 12
 
 
@@ -76,28 +74,23 @@ def test_module_8_unlocks_exactly_its_lines():
     assert taught == MODULE_8_LINES
 
 
-# --- the by-hand trainer -------------------------------------------------------------------------
+# --- the by-hand trainers (courses/microgpt/compute/, which the lessons' computations import) --
 
-def trainer_copies():
-    """Every copy of the by-hand trainer in a module-8 lesson.yaml, with its indentation removed."""
-    copies = {}
+def trainer(name: str):
+    """A module of the course's compute/ folder, imported as the lessons' computations do."""
+    spec = importlib.util.spec_from_file_location(name, COURSE / "compute" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_lessons_import_the_trainers_rather_than_copy_them():
     for number in LESSONS:
         text = (lesson(number).path / "lesson.yaml").read_text(encoding="utf-8")
-        for index, match in enumerate(re.finditer(
-                rf"^( *){re.escape(TRAINER_BEGIN)}.*?{re.escape(TRAINER_END)}$", text,
-                re.MULTILINE | re.DOTALL)):
-            indent = len(match.group(1))
-            copies[f"{number} #{index + 1}"] = "\n".join(
-                line[indent:] if line.strip() else "" for line in match.group(0).split("\n"))
-    return copies
-
-
-def test_every_copy_of_the_trainer_is_the_same_text():
-    copies = trainer_copies()
-    assert len(copies) >= 5, sorted(copies)
-    first = next(iter(copies.values()))
-    assert all(copy == first for copy in copies.values()), [
-        name for name, copy in copies.items() if copy != first]
+        assert "def train3_by_hand(" not in text and "def train2_by_hand(" not in text, number
+    uses = [number for number in LESSONS
+            if "from train3_by_hand import" in (lesson(number).path / "lesson.yaml").read_text()]
+    assert uses == ["8.4", "8.6", "8.7"]
 
 
 def exact_losses(script: str, tmp_path: Path) -> list[float]:
@@ -117,9 +110,7 @@ def in_folder(tmp_path, monkeypatch):
 
 
 def test_the_trainer_computes_train3s_own_losses(in_folder, tmp_path):
-    namespace = {}
-    exec(next(iter(trainer_copies().values())), namespace)
-    losses, weights = namespace["train3_by_hand"](num_steps=STEPS)
+    losses, weights = trainer("train3_by_hand").train3_by_hand(num_steps=STEPS)
     want = exact_losses("train3.py", tmp_path)
     assert len(want) == STEPS
     assert all(math.isclose(a, b, rel_tol=1e-10) for a, b in zip(losses, want)), (losses, want)
@@ -128,20 +119,13 @@ def test_the_trainer_computes_train3s_own_losses(in_folder, tmp_path):
 
 
 def test_the_train2_trainer_of_87_computes_train2s_own_losses(in_folder, tmp_path):
-    text = (lesson("8.7").path / "lesson.yaml").read_text(encoding="utf-8")
-    start = text.index("  def train2_by_hand(")
-    end = text.index("\n\n", start)
-    namespace = {}
-    exec("\n".join(line[2:] for line in text[start:end].split("\n")), namespace)
-    losses = namespace["train2_by_hand"](num_steps=STEPS)
+    losses = trainer("train2_by_hand").train2_by_hand(num_steps=STEPS)
     want = exact_losses("train2.py", tmp_path)
     assert all(math.isclose(a, b, rel_tol=1e-10) for a, b in zip(losses, want)), (losses, want)
 
 
 def test_the_trainer_switches_change_what_they_say(in_folder):
-    namespace = {}
-    exec(next(iter(trainer_copies().values())), namespace)
-    train = namespace["train3_by_hand"]
+    train = trainer("train3_by_hand").train3_by_hand
     base = train(num_steps=3)[0]
     for switch in ({"wpe": False}, {"divide": False}, {"norm": False}, {"residual": False},
                    {"look": "self"}, {"look": "all"}):
