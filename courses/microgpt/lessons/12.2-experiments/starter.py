@@ -6,6 +6,7 @@ import math
 import random
 import time
 
+
 # --- autograd: a number that remembers how it was made ---
 class Value:
     __slots__ = ('data', 'grad', '_children', '_local_grads')
