@@ -151,7 +151,7 @@ def test_learner_prints_are_kept_apart_from_the_result(tmp_path, course):
 @pytest.mark.parametrize("args, message", [
     (["check", "9.9", "x.py"], "no published lesson '9.9'"),
     (["check", "7.5", "/nonexistent/backward.py"], "/nonexistent/backward.py: no such file"),
-    (["start", "12.1"], "no published lesson '12.1'"),
+    (["start", "12.9"], "no published lesson '12.9'"),
     (["train", "--script", "train9"], "no script named 'train9'"),
     (["lint", "/nonexistent"], "/nonexistent: not a course folder"),
 ])
