@@ -21,9 +21,10 @@ COURSE = load_course(default_course_path())
 BOTH = [lesson.number for module in COURSE.modules for lesson in module.lessons
         if lesson.explore.compute and lesson.facts]
 # Facts that quote Explore's runs and restore the weights Explore saved (`start`), and the test
-# that compares them with a fresh solution.
+# that compares the rest with a fresh solution.
 QUOTE_EXPLORE = {
-    "6.5": "tests/test_module_6.py::test_6_5_numbers_come_from_the_run",
+    "6.5": "tests/test_module_6.py::"
+           "test_6_5_the_gradient_quoted_is_the_first_names_at_the_starting_weights",
     "7.6": "tests/test_lesson_7_module.py::"
            "test_7_6_without_zeroing_the_grads_pile_up_and_the_loss_blows_up",
 }
