@@ -8,7 +8,25 @@ on its own and not through the lines after it. A wrong score is matched against 
 slips (another scale, the whole of q and k, an unsliced key); a wrong blend against every slice
 of the values, so the message says which numbers a head really blended.
 """
+import gc
+
 from linebyline.runtime import Case, agrees, calling, check, fail, listing, number, replacing
+
+
+class _Quick:
+    """`with _Quick():` runs without Python's cycle collector, which would otherwise spend most
+    of a check rescanning the thousands of Values every gpt() call makes (they hold no cycles,
+    so reference counting frees them all the same). The collector is back on afterwards."""
+
+    def __enter__(self):
+        self.was = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *error):
+        if self.was:
+            gc.enable()
+        return False
+
 
 NAME = "emma"
 SCORES_FIX = ("scores = [sum(qi * ki for qi, ki in zip(q[lo:hi], past_k[lo:hi])) / head_dim ** 0.5 "
@@ -59,7 +77,7 @@ def _run(code, name=NAME):
     tokens = [code.BOS] + [code.chars.index(ch) for ch in name]
     labels = ["BOS"] + [f"its {ch!r}" for ch in name]
     keys, values = [[]], [[]]
-    with replacing(code, "linear", linear), replacing(code, "softmax", softmax):
+    with replacing(code, "linear", linear), replacing(code, "softmax", softmax), _Quick():
         for pos, token in enumerate(tokens):
             seen.update(calls=[], scores=[], attn=[], into_wo=None, q=None, error=None,
                         where=f"At position {pos} of {name!r} ({labels[pos]})")
@@ -271,7 +289,8 @@ def _gpt_with_heads(space, args):
     """gpt() with n_head heads, on caches of Values made fresh from the case's numbers."""
     n_head, token, pos, rows = args
     keys, values = ([[[space.Value(x) for x in row] for row in part]] for part in rows)
-    with replacing(space, "n_head", n_head), replacing(space, "head_dim", 16 // n_head):
+    with replacing(space, "n_head", n_head), replacing(space, "head_dim", 16 // n_head), \
+            _Quick():
         return space.gpt(token, pos, keys, values)
 
 
