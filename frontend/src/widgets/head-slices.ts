@@ -107,7 +107,7 @@ function mountHeadSlices(root: HTMLElement, params: Params): void {
       const tone = who.length === 1 ? ` hs-tone-${who[0] % 4}` : "";
       const whoText = who.length === 0 ? "no head" : who.map((head) => `head ${head}`).join(" and ");
       return h("li", {
-        class: `hs-cell hs-${state}${tone}`, "data-cell": i, "data-heads": who.join(","),
+        class: `hs-cell hs-${state}${tone}`, "data-cell": i, "data-heads": who.join(","), "data-value": value,
         "aria-label": `q[${i}] = ${formatNumber(value, 3)}, read by ${whoText}`,
       }, h("span", { class: "hs-index", "aria-hidden": "true" }, String(i)),
       h("span", { class: "hs-value", "aria-hidden": "true" }, formatNumber(value, 2)),
