@@ -123,14 +123,23 @@ function mountHeadAttention(root: HTMLElement, params: Params): void {
       const best = row.indexOf(Math.max(...row));
       return { best, weight: row[best] };
     });
-    const clear = tops.every((top) => top.weight >= 1.5 * even);
+    const most = Math.max(...tops.map((top) => top.weight)) / even;
     const apart = new Set(tops.map((top) => top.best)).size > 1;
-    say(summary, `At the last position (${view.labels[last]}), an even share would be ${formatNumber(even, 3)}. The largest weights: `
-      + tops.map((top, head) => `head ${head} ${formatNumber(top.weight, 3)} on ${view.labels[top.best]}`).join(", ") + ". "
-      + (clear && apart ? "Each head clearly favours a position, and not all the same one."
-        : clear ? "Every head clearly favours the same position."
-          : "No head is far from an even share: these weights have not learned where to look."));
-    summary.dataset.tone = clear && apart ? "good" : "info";
+    const leans = tops.map((top, head) => `head ${head} ${formatNumber(top.weight, 3)} on ${view.labels[top.best]}`).join(", ");
+    let verdict: string;
+    if (mistaken) {
+      verdict = "One search gives one set of weights, so all four heads look at the same places.";
+    } else if (showing === "before") {
+      verdict = "Before training these leans are chance, from the random weights: no head has learned where to look yet.";
+    } else if (most < 1.5) {
+      verdict = `After ${afterSteps} steps every head is still within ${formatNumber(most, 2)} times an even share: `
+        + `plain SGD moves attention slowly${apart ? ", though the heads already lean different ways" : ""}.`;
+    } else {
+      verdict = apart ? "The heads have learned to look at different places." : "The heads have learned to look at the same place.";
+    }
+    say(summary, `At the last position (${view.labels[last]}), an even share would be ${formatNumber(even, 3)}. `
+      + `The largest weights: ${leans}. ${verdict}`);
+    summary.dataset.tone = showing === "after" && most >= 1.5 && apart && !mistaken ? "good" : "info";
   }
 
   function table(view: NameView, rows: number[][], head: number): HTMLElement {
