@@ -166,15 +166,11 @@ def graph_size(out):
 
 
 if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
-    import time
-
     def measure(doc='emma'):
-        started = time.perf_counter()
         loss = name_loss(doc)
-        took = time.perf_counter() - started
         count = sum(len(row) for mat in weights.values() for row in mat)
         print(f"n_layer = {n_layer}: {count} parameters; the loss of {doc!r} is {loss.data:.4f}, "
-              f"a graph of {graph_size(loss):,} Values, made in {took * 1000:.0f} ms")
+              f"a graph of {graph_size(loss):,} Values for backward() to walk")
 
     measure()
     # A second block, drawn right after the first: the very numbers train4.py draws with n_layer = 2.
