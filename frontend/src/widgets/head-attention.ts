@@ -89,8 +89,10 @@ function mountHeadAttention(root: HTMLElement, params: Params): void {
   const train = h("button", { type: "button" }, `Train ${script}`);
   const stop = h("button", { type: "button", class: "secondary" }, "Stop");
   setUsable(stop, false);
-  const status = h("p", { class: "ha-status", "data-readout": "status", role: "status" },
+  // The status line changes at every step while training: only its start and end are announced.
+  const status = h("p", { class: "ha-status", "data-readout": "status" },
     `Before training, every head spreads its attention almost evenly. Train ${script} here, in your browser, then compare.`);
+  const announce = h("p", { class: "visually-hidden", role: "status", "aria-live": "polite" });
   const heading = h("p", { class: "ha-heading", "data-readout": "heading" });
   const grids = h("div", { class: "kit-columns ha-grids" });
   const summary = h("p", { class: "kit-verdict", "data-readout": "summary", role: "status" });
@@ -101,7 +103,7 @@ function mountHeadAttention(root: HTMLElement, params: Params): void {
       + "The darker a cell, the more it gets than an even share (1 ÷ the number of positions in its row)."),
     scriptUrl && steps.length ? h("div", { class: "kit-controls ha-train" },
       h("label", { for: selectId }, "Train for "), select, train, stop) : null,
-    status,
+    status, announce,
     textOr(data.caption, null) ? h("p", { class: "kit-caption" }, String(data.caption)) : null));
 
   function views(): NameView[] {
@@ -187,7 +189,8 @@ function mountHeadAttention(root: HTMLElement, params: Params): void {
     setUsable(train, false);
     select.disabled = true;
     setUsable(stop, true);
-    say(status, `Training ${script} for ${total} steps…`);
+    status.textContent = `Training ${script} for ${total} steps…`;
+    say(announce, status.textContent);
     let output = "";
     let pending = "";
     let done = 0;
@@ -220,11 +223,13 @@ function mountHeadAttention(root: HTMLElement, params: Params): void {
       showing = "after";
       whenChoices();
       draw();
-      say(status, `Trained ${total} steps of ${script} in ${formatNumber((performance.now() - started) / 1000, 1)} s. `
-        + "Switch between before and after training above the grids.");
+      status.textContent = `Trained ${total} steps of ${script} in ${formatNumber((performance.now() - started) / 1000, 1)} s. `
+        + "Switch between before and after training above the grids.";
     } catch (error) {
-      say(status, error instanceof StoppedError ? `Stopped at step ${done} of ${total}; the grids still show the last model read.` : (error as Error).message);
+      status.textContent = error instanceof StoppedError
+        ? `Stopped at step ${done} of ${total}; the grids still show the last model read.` : (error as Error).message;
     } finally {
+      say(announce, status.textContent);
       setUsable(train, true);
       select.disabled = false;
       setUsable(stop, false);
