@@ -17,6 +17,7 @@ import pytest
 
 from linebyline.assemble import Assembler, ProgressError, Work, read_progress
 from linebyline.course import Course
+from linebyline.lesson_standard import learner_lines
 from linebyline.mine import run_recorded, verdict
 from linebyline.scripts import run_source
 
@@ -462,3 +463,68 @@ def test_a_module_8_mistake_in_my_train3_shows_in_its_first_step(
     run = recorded_with(assembly.text, assembly.filename, names_file, [])
     said = verdict(run, train3_reference[0])
     assert said.kind != "same" and run.losses[0] != train3_reference[0].losses[0]
+# --- module 9: the learner's own train4, trained beside the reference --------------------------
+
+MODULE_9 = ("9.1", "9.2", "9.3", "9.4", "9.5")
+# One other correct spelling per lesson of module 9, from tests/lessons/9.x: how a learner who
+# wrote every line differently (the slice on two lines, plain loops, a def for w, ...) is placed.
+MODULE_9_SPELLINGS = {"9.1": "alt_lo_then_hi.py", "9.2": "alt_plain_loops.py",
+                      "9.3": "alt_hidden_named.py", "9.4": "alt_def_w.py",
+                      "9.5": "alt_hidden_and_percent.py"}
+TRAIN4_STEPS = 3
+
+
+def train4_beside_the_reference(assembler: Assembler, progress: dict[str, Work],
+                                names_file: Path) -> tuple[object, list]:
+    """My microgpt's run of the learner's train4 and the reference's, step by step (the same
+    records and verdict as `linebyline train --mine`): (the verdict, the learner's regions)."""
+    from linebyline.mine import run_recorded, verdict
+
+    assembly = assembler.assemble("train4.py", progress)
+    mine = run_recorded(assembly.text, assembly.filename, names_file, TRAIN4_STEPS, None,
+                        lambda line: None)
+    reference = run_recorded(assembler.script("train4.py").text, "train4.py", names_file,
+                             TRAIN4_STEPS, None, lambda line: None)
+    assert len(mine.losses) == len(reference.losses) == TRAIN4_STEPS
+    return verdict(mine, reference), [r for r in assembly.regions if r.lesson in MODULE_9]
+
+
+def test_module_9_solutions_train4_matches_the_reference_step_by_step(
+        assembler: Assembler, course: Course, names_file: Path):
+    """Module 9's five lessons done (and nothing else): every line they teach in train4.py is
+    the learner's, and the learner's train4 matches the reference at every step."""
+    progress = {number: Work("done", solution(course, number)) for number in MODULE_9}
+    result, regions = train4_beside_the_reference(assembler, progress, names_file)
+    assert {r.lesson for r in regions} == set(MODULE_9)
+    assert all(r.origin == "yours" for r in regions), regions
+    assert result.kind == "same", result.text
+    assert result.text.startswith("Matches the reference at every step")
+    # The regions hold every line the learner writes in module 9, each where train4.py has it.
+    script = assembler.script("train4.py").lines
+    held = {" ".join(script[n - 1].split()) for r in regions
+            for n in range(r.reference_first, r.reference_last + 1)}
+    written = {line for number in MODULE_9 for line in learner_lines(course.lesson(number))}
+    assert written and written <= held, written - held
+
+
+def test_module_9_in_other_spellings_train4_matches_the_reference_step_by_step(
+        assembler: Assembler, course: Course, names_file: Path):
+    progress = {number: Work("done", (Path(__file__).parent / "lessons" / number / name)
+                             .read_text(encoding="utf-8"))
+                for number, name in MODULE_9_SPELLINGS.items()}
+    result, regions = train4_beside_the_reference(assembler, progress, names_file)
+    assert all(r.origin == "yours" for r in regions), regions
+    assert result.kind == "same", result.text
+    assembly = assembler.assemble("train4.py", progress)
+    for mine in ("lo = h * head_dim", "for past_k in keys[layer]:", "hidden = [h.relu() for h in hidden]",
+                 "def w(name):", "hidden = 4 * n_embd"):
+        assert mine in assembly.text, mine
+
+
+def test_a_module_9_mistake_parts_from_the_reference(assembler: Assembler, course: Course,
+                                                     names_file: Path):
+    """A learner whose 9.2 divides by √n_embd (train3's scale) sees where their run parts."""
+    draft = solution(course, "9.2").replace("past_k[lo:hi])) / head_dim ** 0.5",
+                                            "past_k[lo:hi])) / n_embd ** 0.5")
+    result, _ = train4_beside_the_reference(assembler, {"9.2": Work("done", draft)}, names_file)
+    assert result.kind == "parted" and result.step == 1, result.text
