@@ -205,12 +205,17 @@ function mountBiasCorrection(root: HTMLElement, params: Params): void {
     const t = at;
     const w = worked(data!, chosen, t, m);
     caption.textContent = `Step ${t} (step = ${t - 1} in Python), the name '${data!.names[t - 1]}', lr = ${num(data!.lr[t - 1])}: ${chosen.label}`;
-    const cells: Record<string, string> = {
-      g: num(chosen.g[t - 1]), m: num(chosen.m[t - 1]), v: num(chosen.v[t - 1]),
-      weight1: w ? num(w.weight1) : "0", weight2: w ? num(w.weight2) : "0",
-      "m-hat": w ? num(w.mHat) : "÷ 0", "v-hat": w ? num(w.vHat) : "÷ 0", step: w ? num(w.step) : "ZeroDivisionError",
+    const values: Record<string, number | null> = {
+      g: chosen.g[t - 1], m: chosen.m[t - 1], v: chosen.v[t - 1],
+      weight1: w ? w.weight1 : 0, weight2: w ? w.weight2 : 0,
+      "m-hat": w ? w.mHat : null, "v-hat": w ? w.vHat : null, step: w ? w.step : null,
     };
-    row.replaceChildren(...COLUMNS.map(([col]) => h("td", { "data-col": col }, cells[col])));
+    const shown = (col: string): string => {
+      const value = values[col];
+      if (value !== null) return num(value);
+      return col === "step" ? "ZeroDivisionError" : "÷ 0";
+    };
+    row.replaceChildren(...COLUMNS.map(([col]) => h("td", { "data-col": col, "data-value": String(values[col] ?? "") }, shown(col))));
     root.dataset.mode = m;
     const right = worked(data!, chosen, t, "corrected");
     const raw = worked(data!, chosen, t, "raw");
