@@ -19,7 +19,7 @@ from linebyline.assemble import Assembler, ProgressError, Work, read_progress
 from linebyline.course import Course
 from linebyline.lesson_standard import learner_lines
 from linebyline.mine import run_recorded, verdict
-from linebyline.scripts import run_source
+from linebyline.scripts import parse_step, run_source
 
 from .learner_files import learner_files
 
@@ -528,3 +528,86 @@ def test_a_module_9_mistake_parts_from_the_reference(assembler: Assembler, cours
                                             "past_k[lo:hi])) / n_embd ** 0.5")
     result, _ = train4_beside_the_reference(assembler, {"9.2": Work("done", draft)}, names_file)
     assert result.kind == "parted" and result.step == 1, result.text
+# --- module 10: the learner's own train5 and microgpt.py, Adam written in six lessons --------
+
+MODULE_10 = [f"10.{i}" for i in range(1, 7)]
+# One other correct spelling per lesson, as a learner who wrote their own would bring.
+MODULE_10_OTHERS = {"10.1": "alt_sqrt.py", "10.2": "alt_spelled.py",
+                    "10.3": "alt_comprehensions.py", "10.4": "alt_weights_named.py",
+                    "10.5": "alt_steps_left.py", "10.6": "alt_named_steps.py"}
+ADAM_LINES = [153, 154, 155, 171, 172, 173, 174, 175]  # written in lessons (170, the loop, is given)
+# The original microgpt's published losses are those of its first 5 steps; the other 15 are what
+# microgpt.py printed in the run that reproduced them (tests/test_program.py).
+FIRST_20 = ("3.3660 3.4243 3.1778 3.0664 3.2209 2.9452 3.2894 3.3245 2.8990 3.2229 "
+            "2.7964 2.9345 3.0544 3.0905 3.0651 2.7337 2.8839 2.8977 2.7073 2.7453").split()
+PRINTS_OTHERWISE["10.1/alt_abs.py"] = "divides by abs(m_hat), the size of a running mean in microgpt"
+
+
+def everything_done(course: Course, drafts: str) -> dict[str, Work]:
+    """Every published lesson passed with its solution; module 10's with other spellings too."""
+    folder = Path(__file__).parent / "lessons"
+    progress = {lesson.number: Work("done", lesson.exercise.solution)
+                for lesson in course.lessons()}
+    if drafts == "other spellings":
+        for number, name in MODULE_10_OTHERS.items():
+            progress[number] = Work("done", (folder / number / name).read_text(encoding="utf-8"))
+    return progress
+
+
+def test_every_module_10_lesson_has_its_place_in_train5_and_microgpt(assembler: Assembler):
+    for name in ("train5.py", "microgpt.py"):
+        assert set(MODULE_10) <= set(assembler.lessons_in(name)), name
+    # train4 steps with plain SGD: of Adam's lessons only the decaying lr (10.5, 10.6) is there.
+    assert set(MODULE_10) & set(assembler.lessons_in("train4.py")) == {"10.5", "10.6"}
+
+
+@pytest.fixture(scope="module")
+def train5_reference(assembler: Assembler, names_file: Path):
+    return recorded(assembler.script("train5.py").text, "train5.py", names_file)
+
+
+@pytest.mark.parametrize("drafts", ["solutions", "other spellings"])
+@pytest.mark.parametrize("script", ["train5.py", "microgpt.py"])
+def test_with_module_10_done_my_adam_is_mine_and_trains_like_the_reference(
+        script, drafts, assembler: Assembler, course: Course, names_file: Path,
+        train5_reference):
+    """Every lesson passed: each of Adam's lines in the script is the learner's code, from one
+    module 10 lesson or another (where two lessons wrote the same line, one of them is used),
+    and the file trains step by step like the reference: the same losses and weights, or apart
+    only by rounding where a spelling works in another order."""
+    assembly = assembler.assemble(script, everything_done(course, drafts))
+    owner = {line: region for region in assembly.regions if region.origin == "yours"
+             for line in range(region.reference_first, region.reference_last + 1)}
+    assert all(line in owner and owner[line].lesson in MODULE_10 for line in ADAM_LINES), [
+        (line, owner.get(line)) for line in ADAM_LINES]
+    same_code = code_of(assembly.text) == code_of(assembler.script(script).text)
+    assert same_code == (drafts == "solutions")
+    run = recorded(assembly.text, assembly.filename, names_file)
+    said = verdict(run, train5_reference)  # train5.py and microgpt.py run alike
+    assert len(run.losses) == 3
+    assert said.kind in (("same",) if drafts == "solutions" else ("same", "rounding")), said.text
+    assert max(abs(a - b) for a, b in zip(run.weights, train5_reference.weights)) < 1e-12
+
+
+@pytest.mark.slow
+def test_my_microgpt_from_every_lesson_prints_the_published_first_20_losses(
+        assembler: Assembler, course: Course, names_file: Path):
+    """The whole of microgpt.py assembled from the learners' code of every published lesson,
+    run on the makemore names file: its first 20 losses are the original microgpt's."""
+    assembly = assembler.assemble("microgpt.py", everything_done(course, "solutions"))
+    mine = {line for region in assembly.regions if region.origin == "yours"
+            and region.lesson in MODULE_10
+            for line in range(region.reference_first, region.reference_last + 1)}
+    assert set(ADAM_LINES) <= mine
+    losses = []
+    lines = run_source(assembly.text, assembly.filename, names_file)  # num_steps stays 1000
+    try:
+        for line in lines:
+            step = parse_step(line)
+            if step is not None:
+                losses.append(step.loss)
+            if len(losses) == len(FIRST_20):
+                break
+    finally:
+        lines.close()  # ends the rest of the 1000-step run
+    assert losses == FIRST_20
