@@ -41,27 +41,14 @@ def validate(params: Fields) -> None:
     _common.texts(params, "mistake")
 
 
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
-
-
 def check_data(data: Any) -> str | None:
     if not isinstance(data, dict):
         return "it must be a dict"
     sizes = data.get("sizes")
     if not isinstance(sizes, dict) or set(sizes) != set(SIZES) or not all(
-            _whole(value) for value in sizes.values()):
+            _common.whole(value) for value in sizes.values()):
         return f"`sizes` must give each of {', '.join(SIZES)} as a whole number"
-    matrices = data.get("matrices")
-    if not isinstance(matrices, list) or not matrices:
-        return "`matrices` must list the real matrices"
-    for matrix in matrices:
-        if not isinstance(matrix, dict) or not isinstance(matrix.get("name"), str):
-            return "each matrix must be a dict with a `name`"
-        if not all(_whole(matrix.get(key)) for key in ("rows", "cols", "count")):
-            return f"matrix {matrix['name']!r} needs whole numbers `rows`, `cols` and `count`"
-        if matrix["rows"] * matrix["cols"] != matrix["count"]:
-            return f"matrix {matrix['name']!r}: rows × cols is not its count"
-    if data.get("total") != sum(matrix["count"] for matrix in matrices):
-        return "`total` must be the sum of the counts"
+    problem = _common.matrix_counts(data)
+    if problem:
+        return problem
     return None
