@@ -1,5 +1,6 @@
+"""`python -m linebyline`: the same as the `linebyline` command."""
 import sys
 
-from .cli import main
+from .entry import main
 
 sys.exit(main())

@@ -203,8 +203,11 @@ def _sendable(local: LocalProgress, url: str, known: frozenset[str]) -> dict:
 
 
 def needs_sync(login: Login, local: LocalProgress, known: frozenset[str]) -> bool:
-    """Whether this machine holds progress the account may not have yet."""
-    return _digest(_sendable(local, login.url, known)) != _sync_state(local, login.url).get("synced")
+    """Whether this machine holds progress (or events for teachers) the account may not have."""
+    from .terminal.events import waiting
+
+    return waiting(local) or \
+        _digest(_sendable(local, login.url, known)) != _sync_state(local, login.url).get("synced")
 
 
 def sync(login: Login, local: LocalProgress, known: frozenset[str],
@@ -241,6 +244,9 @@ def sync(login: Login, local: LocalProgress, known: frozenset[str],
     local.absorb(theirs)
     _save_sync_state(local, login.url, synced=_digest(theirs), problem="",
                      at=int(time.time() * 1000))
+    from .terminal.events import send_events
+
+    send_events(login, local, timeout)
     return notes
 
 

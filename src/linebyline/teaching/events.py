@@ -6,7 +6,8 @@ The body is JSON, at most MAX_BODY bytes:
          "checks": [{"name": "...", "status": "fail", "message": "..."}]},
         {"lesson": "7.5", "kind": "hint", "hint": 2}, ...]}
 Everything is validated against the current course (its lessons, their checks and hints); any
-problem refuses the whole batch with 400 and a message naming it. CSRF applies as to any POST.
+problem refuses the whole batch with 400 and a message naming it. CSRF applies as to any POST
+from the browser; the terminal (`linebyline hint`, `check`, signed in) sends its token instead.
 Rate limits: per address and per learner (the account, or the browser's random id).
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 from django.db import transaction
 from django.http import HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 from django_ratelimit.decorators import ratelimit
@@ -140,15 +142,35 @@ def _refused(message: str, status: int = 400) -> JsonResponse:
     return JsonResponse({"error": message}, status=status)
 
 
-def _learner(request: HttpRequest, browser: str) -> str:
-    return f"u{request.user.pk}" if request.user.is_authenticated else f"b{browser}"
+def _learner(user, browser: str) -> str:
+    return f"u{user.pk}" if user is not None else f"b{browser}"
 
 
+def _who(request: HttpRequest) -> tuple[Any, JsonResponse | None]:
+    """The account behind a token (the terminal), or the browser's session after Django's CSRF
+    check (None when not signed in); or the refusal."""
+    from ..accounts.tokens import NotSignedIn, authenticate, bearer_token, csrf_problem
+
+    if bearer_token(request) is not None:
+        try:
+            return authenticate(request)[0], None
+        except NotSignedIn as error:
+            return None, _refused(str(error), 401)
+    reason = csrf_problem(request)
+    if reason:
+        return None, _refused(f"refused by the CSRF check ({reason})", 403)
+    return (request.user if request.user.is_authenticated else None), None
+
+
+@csrf_exempt  # checked in _who, for the browser's session only: a token needs none
 @require_POST
 @ratelimit(key="ip", rate=RATE_PER_ADDRESS, method="POST", block=False)
 def receive(request: HttpRequest) -> JsonResponse:
     if getattr(request, "limited", False):
         return _refused("too many batches of events from this address; try again in a minute", 429)
+    user, refusal = _who(request)
+    if refusal is not None:
+        return refusal
     if request.content_type != "application/json":
         return _refused("send the events as application/json", 415)
     try:
@@ -168,11 +190,10 @@ def receive(request: HttpRequest) -> JsonResponse:
         browser, events = parse(course, body)
     except EventError as error:
         return _refused(str(error))
-    learner = _learner(request, browser)
+    learner = _learner(user, browser)
     if is_ratelimited(request, group="linebyline.events.learner", key=lambda group, r: learner,
                       rate=RATE_PER_LEARNER, method="POST", increment=True):
         return _refused("too many batches of events from this learner; try again in a minute", 429)
-    user = request.user if request.user.is_authenticated else None
     with transaction.atomic():
         saved = LearningEvent.objects.bulk_create([
             LearningEvent(course=course.slug, lesson=e.lesson, kind=e.kind, learner=learner,
