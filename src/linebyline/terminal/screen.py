@@ -36,6 +36,17 @@ class Screen:
 
         self.console.print(Text(text, style=STYLES.get(style, style)), soft_wrap=True)
 
+    def wrapped(self, text: str, indent: int, style: str = "") -> None:
+        """A paragraph, wrapped to the terminal's width under its indentation (plain: as is)."""
+        if not self.rich:
+            print(" " * indent + text, file=self.stream)
+            return
+        from rich.padding import Padding
+        from rich.text import Text
+
+        self.console.print(Padding(Text(text, style=STYLES.get(style, style)),
+                                   (0, 0, 0, indent)))
+
     def markdown(self, text: str, indent: int = 0) -> None:
         """Markdown, rendered on a terminal; as written (it reads well as it is) elsewhere."""
         if not self.rich:

@@ -30,11 +30,11 @@ def print_result(screen: Screen, course: Course, lesson: Lesson, result: Result,
                     check.status)
         if check.message and check.status != "pass":
             for line in check.message.splitlines():
-                screen.line(f"      {line}")
+                screen.wrapped(line, 6)
         if check.fix and check.status != "pass" and check.name in shown_fixes:
             # The literal line waits: the diagnosis first, the line after three tries (or
             # once the last hint is open).
-            screen.line(f"      What to write: {check.fix}", "code")
+            screen.wrapped(f"What to write: {check.fix}", 6, "code")
     screen.line()
     _verdict(screen, course, lesson, result)
 
