@@ -263,7 +263,8 @@ def cmd_login(args: argparse.Namespace) -> int:
     try:
         for note in link.sync(login, local, published(course)):
             print(note)
-        print(f"Merged: {_done_count(local.lessons())} lessons done, here and in the browser.")
+        done = _done_count(local.lessons())
+        print(f"Merged: {done} lesson{'' if done == 1 else 's'} done, here and in the browser.")
     except link.AccountError as error:
         print(f"Your progress could not be merged yet ({error}); it goes with the next "
               "command that records something.", file=sys.stderr)
@@ -294,6 +295,9 @@ def _read_source(path: Path) -> str:
         raise UsageError(f"{path}: no such file")
     if path.is_dir():
         raise UsageError(f"{path}: is a folder, not your lesson's file")
+    if path.is_file() and path.stat().st_size > MAX_SOURCE_BYTES:
+        raise UsageError(f"{path}: is {path.stat().st_size:,} bytes, more than the "
+                         f"{MAX_SOURCE_BYTES:,} a lesson's file can be; is it the right file?")
     try:
         with open(path, "rb") as handle:  # not only regular files: /dev/null, a pipe
             raw = handle.read(MAX_SOURCE_BYTES + 1)
@@ -339,10 +343,15 @@ def check_once(args: argparse.Namespace, course: Course, lesson: Lesson, path: P
     except SandboxUnavailable as error:
         raise UsageError(str(error)) from None
     local = local_progress(course)
-    _check_events(course, lesson, result, local)
-    shown_fixes = record_check(local, lesson, result, source)
+    try:
+        _check_events(course, lesson, result, local)
+        shown_fixes = record_check(local, lesson, result, source)
+        note = send_later(args.course, course, local)
+    except OSError as error:  # the verdict stands; only the record is missing, and said so
+        shown_fixes, note = set(), ""
+        print(f"linebyline: this check could not be recorded in your progress ({error})",
+              file=sys.stderr)
     say_problems(local)
-    note = send_later(args.course, course, local)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
         if note:
