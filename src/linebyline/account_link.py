@@ -217,7 +217,6 @@ def sync(login: Login, local: LocalProgress, known: frozenset[str],
     account could not be reached or refused (the progress stays here, and goes next time)."""
     from . import progress_merge as pm
 
-    notes = []
     for _ in range(2):
         sent = _sendable(local, login.url, known)
         try:
@@ -232,8 +231,6 @@ def sync(login: Login, local: LocalProgress, known: frozenset[str],
             now = int(time.time() * 1000)
             refused = {**refused_lessons(local, login.url), **{n: now for n in unknown}}
             _save_sync_state(local, login.url, refused=refused)
-            notes.append(f"{_lessons_named(unknown)} stay on this machine: the course at "
-                         f"{login.url} does not have {'them' if len(unknown) > 1 else 'it'}.")
     else:
         raise AccountError(f"{login.url} kept refusing this progress")
     try:
@@ -247,7 +244,8 @@ def sync(login: Login, local: LocalProgress, known: frozenset[str],
     from .terminal.events import send_events
 
     send_events(login, local, timeout)
-    return notes
+    note = refused_note(login, local)
+    return [note] if note else []
 
 
 def _lessons_named(numbers: list[str]) -> str:
@@ -255,6 +253,16 @@ def _lessons_named(numbers: list[str]) -> str:
     if len(ordered) == 1:
         return f"Lesson {ordered[0]}"
     return f"Lessons {', '.join(ordered[:-1])} and {ordered[-1]}"
+
+
+def refused_note(login: Login, local: LocalProgress) -> str:
+    """What to say about lessons kept here because the server's course lacks them ("" if none)."""
+    refused = list(refused_lessons(local, login.url))
+    if not refused:
+        return ""
+    return (f"{_lessons_named(refused)} stay{'s' if len(refused) == 1 else ''} on this machine: "
+            f"the course at {login.url} does not have {'them' if len(refused) > 1 else 'it'} "
+            "(tried again in a day).")
 
 
 def last_problem(login: Login, local: LocalProgress) -> str:

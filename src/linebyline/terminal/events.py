@@ -45,14 +45,17 @@ def waiting(local: LocalProgress) -> bool:
 def send_events(login: account_link.Login, local: LocalProgress, timeout: float) -> None:
     """Send what is queued; what could not be sent (offline, 5xx) stays for the next time."""
     browser = hashlib.sha256(local.device().encode()).hexdigest()[:32]
+    refused = account_link.refused_lessons(local, login.url)
     while True:
         queued = local.notes().get("events")
         if not isinstance(queued, list) or not queued:
             return
         batch = queued[:MAX_EVENTS]
+        sent = [event for event in batch if event.get("lesson") not in refused]
         try:
-            login.request("POST", "/events/", {"course": local.course, "browser": browser,
-                                               "events": batch}, timeout=timeout)
+            if sent:  # (events of lessons the server's course does not have would refuse all)
+                login.request("POST", "/events/", {"course": local.course, "browser": browser,
+                                                   "events": sent}, timeout=timeout)
         except account_link.AccountError as error:
             if not 400 <= error.status < 500 or error.status in (401, 429):
                 return  # tried again with the next sync

@@ -104,10 +104,9 @@ def _summary(course: Course, local, login) -> None:
               f"yet{f' ({problem})' if problem else ''}: `linebyline progress --sync` sends it.")
     else:
         print(f"Signed in as {login.username} at {login.url}; the account has all of it.")
-    refused = account_link.refused_lessons(local, login.url)
-    if refused:
-        print(f"Kept here only (the course at {login.url} does not have them): "
-              f"{', '.join(sorted(refused))}.")
+    note = account_link.refused_note(login, local)
+    if note:
+        print(note)
 
 
 def _symbol(entry: dict | None) -> str:
