@@ -5,7 +5,6 @@ Events wait in this machine's notes (at most MAX_QUEUED) and go with the next sy
 the server takes; a batch it refuses (4xx) is dropped, as the browser drops it."""
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING, Any
 
 from .. import account_link
@@ -44,6 +43,8 @@ def waiting(local: LocalProgress) -> bool:
 
 def send_events(login: account_link.Login, local: LocalProgress, timeout: float) -> None:
     """Send what is queued; what could not be sent (offline, 5xx) stays for the next time."""
+    import hashlib
+
     browser = hashlib.sha256(local.device().encode()).hexdigest()[:32]
     refused = account_link.refused_lessons(local, login.url)
     while True:
