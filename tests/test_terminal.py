@@ -247,3 +247,26 @@ def test_an_unreadable_progress_file_is_kept_aside_not_overwritten(tmp_path, cou
     assert done.returncode == 0 and "could not be read" in done.stderr
     kept = list(data.glob("progress-microgpt.unreadable-*.json"))
     assert len(kept) == 1 and kept[0].read_text() == "{not json"
+
+
+def test_a_check_never_waits_on_a_server_that_does_not_answer(tmp_path, course):
+    """Signed in to a server that takes the connection and never answers: the check is over at
+    once, its result kept here, and `progress` says the account does not have it yet."""
+    import socket
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # connections wait in the backlog: never accepted, never answered
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        config = Path(os.environ["LINEBYLINE_CONFIG_DIR"])
+        config.mkdir(parents=True)
+        (config / "login.json").write_text(json.dumps({
+            "url": url, "token": "lbl_x", "username": "ada", "device": "cli-0123456789ab"}))
+        work = write(tmp_path, "backward.py", solution(course, "7.5"))
+        started = time.monotonic()
+        done = run_cli("check", "7.5", str(work))
+        took = time.monotonic() - started
+        assert took < 8, took  # a check takes a second or two here; the server's wait was 15 s
+        assert done.returncode == 0 and "in the background" in done.stdout
+        assert LocalProgress("microgpt").lesson("7.5")["status"] == "done"
+        assert "not all of it is in the account yet" in run_cli("progress").stdout
