@@ -103,63 +103,10 @@ def _planned_title(course: Course, number: str) -> str:
     return ""
 
 
-MARKS = {"done": "✓", "failing": "✗", "in-progress": "…", "not-started": " "}
-
-
-def _mark(entry: dict | None) -> str:
-    """✓ done, ✗ its last checks did not all pass, … started, blank: not started."""
-    if not entry or entry["status"] == "not-started":
-        return "not-started"
-    if entry["status"] == "done":
-        return "done"
-    checks = entry.get("checks")
-    return "failing" if checks and checks["passed"] < checks["total"] else "in-progress"
-
-
 def cmd_lessons(args: argparse.Namespace) -> int:
-    from .terminal.learner import local_progress, say_problems, sync_now
-    from .terminal.screen import Screen
+    from .terminal.lessons_view import list_lessons
 
-    course = _course(args.course)
-    local = local_progress(course)
-    note = sync_now(course, local)
-    progress = local.lessons()
-    say_problems(local)
-    screen = Screen()
-    total = len(course.countable_lines())
-    done = [lesson for lesson in course.lessons() if _mark(progress.get(lesson.number)) == "done"]
-    learned = set().union(*(lesson.unlocked_lines() for lesson in done)) & course.countable_lines()
-    screen.line(f"{course.title}: {course.program_name}, {total} lines to learn; "
-                f"{len(done)} lesson{'' if len(done) == 1 else 's'} done, {len(learned)} lines "
-                "yours", "title")
-    screen.line("✓ done   ✗ its last check failed   … started", "note")
-    if note:
-        screen.line(note, "note")
-    screen.line()
-    for module in course.modules:
-        screen.line(f"Module {module.number}  {module.title}  ({module.script})", "title")
-        published = {lesson.number: lesson for lesson in module.lessons}
-        titles = list(module.planned)
-        for lesson in module.lessons:  # published lessons beyond the plan still show
-            index = lesson.key[1] - 1
-            if index >= len(titles):
-                titles.extend([""] * (index + 1 - len(titles)))
-        for index, title in enumerate(titles, 1):
-            number = f"{module.number}.{index}"
-            lesson = published.get(number)
-            if lesson:
-                mark = _mark(progress.get(number))
-                lines = len(lesson.unlocked_lines() & course.countable_lines())
-                screen.line(f"{MARKS[mark]} {number:>5}  {lesson.title:<44} {lesson.minutes:>3} "
-                            f"min  +{lines} lines", {"done": "pass", "failing": "fail"}.get(mark, ""))
-            else:
-                screen.line(f"  {number:>5}  {title:<44} (coming soon)", "note")
-        screen.line()
-    first = next((lesson for lesson in course.lessons()
-                  if _mark(progress.get(lesson.number)) != "done"), None)
-    if first is not None:
-        verb = "start" if _mark(progress.get(first.number)) == "not-started" else "check"
-        screen.line(f"Next: linebyline {verb} {first.number}   ({first.title})")
+    list_lessons(_course(args.course))
     return 0
 
 
@@ -642,38 +589,14 @@ def _assembly(args: argparse.Namespace, course: Course) -> Assembly:
     for problem in left_out:
         print(f"linebyline: left out of {args.progress or 'your progress'}: {problem}",
               file=sys.stderr)
-    progress = _checked_again(course, progress, assembler.lessons_in(name), local)
+    from .mine import check_again
+    from .sandbox import SandboxUnavailable
+
+    try:
+        progress = check_again(course, progress, assembler.lessons_in(name), local)
+    except SandboxUnavailable as error:
+        raise UsageError(str(error)) from None
     return assembler.assemble(name, progress)
-
-
-def _checked_again(course: Course, progress: dict, wanted: list[str], local) -> dict:
-    """Lessons marked done whose code was never kept as passing (older progress, a file edited
-    by hand) have their saved draft checked again: used only if it passes now."""
-    from .assemble import Unchecked, Work
-    from .sandbox import SandboxUnavailable, check_source
-
-    checked = dict(progress)
-    for number in wanted:
-        work = progress.get(number)
-        lesson = course.lesson(number)
-        if not isinstance(work, Unchecked) or lesson is None:
-            continue
-        print(f"Lesson {number} is marked done, but no code that passed was kept with it: "
-              "checking its saved code again…", file=sys.stderr)
-        try:
-            result = check_source(lesson, work.unchecked)
-        except SandboxUnavailable as error:
-            raise UsageError(str(error)) from None
-        if result.status == "pass":
-            checked[number] = Work("done", work.unchecked)
-            if local is not None:
-                local.record_passed(number, work.unchecked)
-            continue
-        passed = sum(check.status == "pass" for check in result.checks)
-        checked[number] = Work("done", None, f"done, but the code saved with it does not pass "
-                               f"its checks now ({passed} of {len(result.checks)} pass), so the "
-                               "reference is used")
-    return checked
 
 
 def cmd_assemble(args: argparse.Namespace) -> int:

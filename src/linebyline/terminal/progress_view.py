@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from .. import account_link
 from .. import progress_merge as pm
 from .learner import local_progress, published, say_problems
+from .lessons_view import MARKS, mark_of
 
 if TYPE_CHECKING:
     from ..course import Course
@@ -90,7 +91,7 @@ def _summary(course: Course, local, login) -> None:
     for module in course.modules:
         if not module.lessons:
             continue
-        marks = " ".join(f"{lesson.number}{_symbol(lessons.get(lesson.number))}"
+        marks = " ".join(f"{lesson.number}{MARKS[mark_of(lessons.get(lesson.number))].strip()}"
                          for lesson in module.lessons)
         print(f"  Module {module.number:<3} {marks}")
     print(f"Kept in {local.path}.")
@@ -107,12 +108,3 @@ def _summary(course: Course, local, login) -> None:
     note = account_link.refused_note(login, local)
     if note:
         print(note)
-
-
-def _symbol(entry: dict | None) -> str:
-    if not entry or entry["status"] == "not-started":
-        return ""
-    if entry["status"] == "done":
-        return "✓"
-    checks = entry.get("checks")
-    return "✗" if checks and checks["passed"] < checks["total"] else "…"
