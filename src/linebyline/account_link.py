@@ -117,6 +117,20 @@ def log_in(url: str, token: str) -> Login:
     return login
 
 
+def quiz_seed(login: Login, timeout: float = 4.0) -> str:
+    """The account's quiz seed; asked of the server once (a login from before it was kept)."""
+    if login.seed:
+        return login.seed
+    try:
+        seed = login.request("GET", "/api/account/", timeout=timeout).get("seed", "")
+    except (AccountError, AttributeError, ValueError):
+        return ""
+    if isinstance(seed, str) and seed:
+        login.seed = seed
+        _write_private(_login_file(), json.dumps(login.__dict__, indent=2))
+    return login.seed
+
+
 def current() -> Login | None:
     """The saved login, or None (never signed in, or signed out)."""
     try:

@@ -105,7 +105,8 @@ def quiz(course_arg: str | None, course: Course, lesson: Lesson, screen: Screen)
         return 0
     local = local_progress(course)
     login = account_link.current()
-    seed = (login.seed if login and login.seed else local.device())
+    # Signed in, the account's seed: the choices come in the order its browsers show them.
+    seed = (account_link.quiz_seed(login) if login else "") or local.device()
     computed = None
     if any(question.kind == "predict" for question in lesson.quiz):
         from ..computed import compute_lesson
