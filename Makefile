@@ -36,6 +36,6 @@ test: build
 	scripts/system-deps.sh
 	$(BIN)/ruff check .
 	cd frontend && npx tsc --noEmit
-	$(BIN)/linebyline lint
+	$(BIN)/linebyline lint --strict
 	$(BIN)/pytest --durations=15
 	LINEBYLINE_DATABASE_URL=$(PG_URL) $(BIN)/pytest tests/web

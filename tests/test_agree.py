@@ -105,8 +105,10 @@ def softmax(logits):
 def test_subtracting_the_first_logit_overflows_on_an_input_made_for_it():
     first = SOFTMAX.replace("top = max(logits)", "top = logits[0]")
     check = _one(first)
-    assert check.status == "error"
-    assert "softmax([-750, 10, 0])" in check.message and "OverflowError" in check.message
+    assert check.status == "fail"
+    assert check.message.startswith("`softmax([-750, 10, 0])` (the largest not first, the first far "
+                                    "below it) raised OverflowError: math range error (line ")
+    assert "of your code), where ours returns [0, 0.999955, 4.53979e-05]." in check.message
 
 
 def test_a_missing_function_fails_plainly_before_any_comparison():
@@ -285,3 +287,12 @@ def _(code):
     assert result.checks[0].status == "error"
     assert "Calling `f(0)` raised ZeroDivisionError" in result.checks[0].message
     assert 'line 2, in f' in result.traceback
+
+
+def test_a_differential_check_can_hold_back_a_fix():
+    checks = AGREES.replace('number_lists(lengths=(1, 3, 27, 40)))',
+                            'number_lists(lengths=(1, 3, 27, 40)), fix="Subtract the biggest.")')
+    capped = SOFTMAX.replace("exps = [", "logits = logits[:27]\n    exps = [")
+    check = _one(capped, checks)
+    assert check.status == "fail" and check.fix == "Subtract the biggest."
+    assert _one(SOFTMAX, checks).fix == ""

@@ -17,11 +17,13 @@ import pytest
 
 from linebyline.assemble import NOT_KEPT, Assembler, ProgressError, Unchecked, Work, read_progress
 from linebyline.course import Course
+from linebyline.mine import run_recorded, verdict
 from linebyline.scripts import run_source
 
 from .learner_files import learner_files
 
 STEPS = 2  # enough for every script to reach its training loop and its samples
+SAMPLES = 3  # names each run samples: every weight and the sampling code show in the first few
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +37,7 @@ def code_of(text: str) -> str:
 
 
 def output(text: str, name: str, dataset: Path) -> list[str]:
-    return list(run_source(text, name, dataset, STEPS))
+    return list(run_source(text, name, dataset, STEPS, samples=SAMPLES))
 
 
 @pytest.fixture(scope="module")
@@ -217,36 +219,49 @@ def test_a_rewritten_sort_takes_the_whole_function_body(assembler: Assembler, co
     compile(assembly.text, "my_microgpt.py", "exec")
 
 
+# Lesson 7.4 is the subject of the next tests: it owns a block of train2.py no earlier lesson
+# teaches (mul's local grads). 7.5 no longer does: its two lines are taught first by 3.3 (the
+# append in visit) and 4.4 (the chain rule), whose blocks hold the reference when 7.5's code
+# cannot be used.
+MUL = "return Value(self.data * other.data, (self, other), (other.data, self.data))"
+
+
+def learner_74(course: Course, old: str, new: str) -> str:
+    draft = solution(course, "7.4")
+    assert old in draft
+    return draft.replace(old, new)
+
+
 @pytest.mark.parametrize("draft, reason", [
     (None, "done, but no saved code came with it"),
     ("", "still has the TODO on line"),  # an empty draft: the TODOs are gone, not done
 ])
 def test_done_without_usable_code_keeps_the_reference(assembler, course, draft, reason):
     if draft == "":
-        draft = course.lesson("7.5").exercise.starter  # reset to the starter after passing
-    assembly = assembler.assemble("train2.py", {"7.5": Work("done", draft)})
-    regions = [r for r in assembly.regions if r.lesson == "7.5"]
+        draft = course.lesson("7.4").exercise.starter  # reset to the starter after passing
+    assembly = assembler.assemble("train2.py", {"7.4": Work("done", draft)})
+    regions = [r for r in assembly.regions if r.lesson == "7.4"]
     assert regions and all(r.origin == "reference" and reason in r.reason for r in regions)
 
 
 def test_code_that_would_not_parse_keeps_the_reference(assembler: Assembler, course: Course):
-    draft = learner_75(course, "child.grad += local_grad * node.grad",
-                       "child.grad += (local_grad * node.grad")
-    assembly = assembler.assemble("train2.py", {"7.4": Work("done", solution(course, "7.4")),
-                                                "7.5": Work("done", draft)})
-    reasons = {r.reason for r in assembly.regions if r.lesson == "7.5"}
+    draft = learner_74(course, MUL, MUL.replace("(other.data, self.data))",
+                                                "((other.data, self.data)"))
+    assembly = assembler.assemble("train2.py", {"7.5": Work("done", solution(course, "7.5")),
+                                                "7.4": Work("done", draft)})
+    reasons = {r.reason for r in assembly.regions if r.lesson == "7.4"}
     assert len(reasons) == 1 and "would not run: SyntaxError" in reasons.pop()
-    assert all(r.origin == "yours" for r in assembly.regions if r.lesson == "7.4")
+    assert all(r.origin == "yours" for r in assembly.regions if r.lesson == "7.5")
     assert code_of(assembly.text) == code_of(assembler.script("train2.py").text)
 
 
 def test_code_that_needs_a_helper_from_the_lesson_file_keeps_the_reference(assembler, course):
-    draft = learner_75(course, "child.grad += local_grad * node.grad",
-                       "child.grad += chain(local_grad, node.grad)")
-    draft = draft.replace("class Value:", "def chain(a, b):\n    return a * b\n\n\nclass Value:")
-    assembly = assembler.assemble("train2.py", {"7.5": Work("done", draft)})
-    reasons = {r.reason for r in assembly.regions if r.lesson == "7.5"}
-    assert reasons == {"your code uses `chain`, which train2.py does not define (is it defined "
+    draft = learner_74(course, MUL, MUL.replace("(other.data, self.data))",
+                                                "pair(other.data, self.data))"))
+    draft = draft.replace("class Value:", "def pair(a, b):\n    return (a, b)\n\n\nclass Value:")
+    assembly = assembler.assemble("train2.py", {"7.4": Work("done", draft)})
+    reasons = {r.reason for r in assembly.regions if r.lesson == "7.4"}
+    assert reasons == {"your code uses `pair`, which train2.py does not define (is it defined "
                        "elsewhere in your lesson file?), so the reference is used"}
 
 
@@ -269,9 +284,9 @@ def test_drafts_in_other_shapes_still_assemble(assembler: Assembler, course: Cou
 
 
 def test_a_huge_draft_is_refused_by_its_size(assembler: Assembler, course: Course):
-    draft = solution(course, "7.5") + "\n" * 5000
-    assembly = assembler.assemble("train2.py", {"7.5": Work("done", draft)})
-    reasons = {r.reason for r in assembly.regions if r.lesson == "7.5"}
+    draft = solution(course, "7.4") + "\n" * 5000
+    assembly = assembler.assemble("train2.py", {"7.4": Work("done", draft)})
+    reasons = {r.reason for r in assembly.regions if r.lesson == "7.4"}
     assert len(reasons) == 1 and "far longer than the lesson's file" in reasons.pop()
 
 
@@ -329,3 +344,127 @@ def test_a_lesson_that_cannot_be_read_is_left_out_and_named():
 def test_anything_else_is_refused(data, says):
     with pytest.raises(ProgressError, match=f"^{re.escape(says)}$"):
         read_progress(data, "microgpt")
+
+
+# --- module 7: the learner's own train2, every lesson of the module done ----------------------
+
+MODULE_7 = [f"7.{i}" for i in range(1, 8)]
+# One other correct spelling per lesson, as a learner who wrote their own would bring.
+MODULE_7_OTHERS = {"7.1": "alt_named_target.py", "7.2": "alt_list_and_float.py",
+                   "7.3": "alt_loop_and_negation.py", "7.4": "alt_spelled_out.py",
+                   "7.5": "alt_iterative.py", "7.6": "alt_zero_first.py", "7.7": "alt_loop.py"}
+RECORDED_STEPS = 3
+
+
+def recorded(text: str, filename: str, dataset: Path):
+    return run_recorded(text, filename, dataset, RECORDED_STEPS, None, lambda line: None)
+
+
+@pytest.fixture(scope="module")
+def train2_reference(assembler: Assembler, names_file: Path):
+    return recorded(assembler.script("train2.py").text, "train2.py", names_file)
+
+
+def module_7_progress(course: Course, drafts: str) -> dict[str, Work]:
+    folder = Path(__file__).parent / "lessons"
+    return {number: Work("done", solution(course, number) if drafts == "solutions" else
+                         (folder / number / MODULE_7_OTHERS[number]).read_text(encoding="utf-8"))
+            for number in MODULE_7}
+
+
+def test_every_module_7_lesson_has_its_place_in_train2(assembler: Assembler):
+    assert set(MODULE_7) <= set(assembler.lessons_in("train2.py"))
+    # 7.7's mlp is train2's own; the Value class and softmax of 7.2 and 7.3 go on into microgpt
+    assert "7.7" not in assembler.lessons_in("microgpt.py")
+    assert {"7.2", "7.3", "7.6"} <= set(assembler.lessons_in("microgpt.py"))
+
+
+@pytest.mark.parametrize("drafts", ["solutions", "other spellings"])
+def test_with_module_7_done_my_train2_is_mine_and_trains_like_the_reference(
+        drafts, assembler: Assembler, course: Course, names_file: Path, train2_reference):
+    """All seven lessons passed: every region of theirs in train2.py is the learner's code, and
+    the file trains step by step like the reference (the same losses and weights, or apart only
+    by rounding where a spelling adds in another order)."""
+    assembly = assembler.assemble("train2.py", module_7_progress(course, drafts))
+    mine = [r for r in assembly.regions if r.lesson in MODULE_7]
+    assert {r.lesson for r in mine} == set(MODULE_7)
+    assert all(r.origin == "yours" for r in mine), [(r.lesson, r.reason) for r in mine]
+    if drafts == "solutions":
+        assert code_of(assembly.text) == code_of(assembler.script("train2.py").text)
+    else:
+        assert code_of(assembly.text) != code_of(assembler.script("train2.py").text)
+    run = recorded(assembly.text, assembly.filename, names_file)
+    said = verdict(run, train2_reference)
+    assert len(run.losses) == RECORDED_STEPS
+    assert said.kind in (("same",) if drafts == "solutions" else ("same", "rounding")), said.text
+    assert run.weights is not None and train2_reference.weights is not None
+    assert max(abs(a - b) for a, b in zip(run.weights, train2_reference.weights)) < 1e-12
+
+
+# --- module 8: the learner's own train3 ---------------------------------------------------------
+
+MODULE_8 = [f"8.{i}" for i in range(1, 8)]
+# Another correct spelling of each module-8 lesson that computes exactly the same numbers (no
+# float arithmetic reordered), so the learner's train3 must match the reference bit for bit.
+MODULE_8_OTHERS = {"8.1": "alt_named_rows.py", "8.2": "alt_spelled.py", "8.3": "alt_one_line.py",
+                   "8.4": "alt_sqrt.py", "8.5": "alt_named.py", "8.6": "alt_plus_equals.py",
+                   "8.7": "alt_named_logits.py"}
+
+
+@pytest.fixture(scope="module")
+def train3_reference(assembler: Assembler, names_file: Path):
+    printed: list[str] = []
+    run = run_recorded(assembler.script("train3.py").text, "train3.py", names_file,
+                       RECORDED_STEPS, None, printed.append)
+    return run, printed
+
+
+def module_8_progress(course: Course, drafts: str) -> dict[str, Work]:
+    folder = Path(__file__).parent / "lessons"
+    return {number: Work("done", solution(course, number) if drafts == "solutions" else
+                         (folder / number / MODULE_8_OTHERS[number]).read_text(encoding="utf-8"))
+            for number in MODULE_8}
+
+
+@pytest.mark.parametrize("drafts", ["solutions", "other spellings"])
+def test_with_module_8_done_my_train3_is_mine_and_trains_exactly_like_the_reference(
+        drafts, assembler: Assembler, course: Course, names_file: Path, train3_reference):
+    """All seven lessons of module 8 passed (and every earlier lesson left to the reference):
+    every region of theirs in train3.py is the learner's code, and the file trains step by step
+    exactly like the reference, the same losses and weights to the last bit, the same names."""
+    assembly = assembler.assemble("train3.py", module_8_progress(course, drafts))
+    mine = [r for r in assembly.regions if r.lesson in MODULE_8]
+    assert {r.lesson for r in mine} == set(MODULE_8)
+    assert all(r.origin == "yours" for r in mine), [(r.lesson, r.reason) for r in mine]
+    assert all(r.reason == "not started yet" for r in assembly.regions if r.lesson not in MODULE_8)
+    reference = assembler.script("train3.py").text
+    if drafts == "solutions":
+        assert code_of(assembly.text) == code_of(reference)
+    else:  # the learner's own lines are really there
+        assert code_of(assembly.text) != code_of(reference)
+        assert "tok_emb = weights['wte'][token]" in assembly.text and "keys += [k]" in assembly.text
+    printed: list[str] = []
+    run = recorded_with(assembly.text, assembly.filename, names_file, printed)
+    ours, ours_printed = train3_reference
+    said = verdict(run, ours)
+    assert len(run.losses) == RECORDED_STEPS and said.kind == "same", said.text
+    assert run.losses == ours.losses and run.marks == ours.marks
+    assert run.weights is not None and run.weights == ours.weights
+    assert printed == ours_printed and any(line.startswith("sample 20:") for line in printed)
+
+
+def recorded_with(text: str, filename: str, dataset: Path, printed: list[str]):
+    return run_recorded(text, filename, dataset, RECORDED_STEPS, None, printed.append)
+
+
+def test_a_module_8_mistake_in_my_train3_shows_in_its_first_step(
+        assembler: Assembler, course: Course, names_file: Path, train3_reference):
+    """The comparison above can fail: 8.4 without the division by sqrt(n_embd), placed as the
+    learner wrote it, changes train3's very first loss."""
+    draft = solution(course, "8.4").replace(" / n_embd ** 0.5 for past_k in keys]",
+                                            " for past_k in keys]")
+    assembly = assembler.assemble("train3.py", {"8.4": Work("done", draft)})
+    assert all(r.origin == "yours" for r in assembly.regions if r.lesson == "8.4")
+    run = recorded_with(assembly.text, assembly.filename, names_file, [])
+    said = verdict(run, train3_reference[0])
+    assert said.kind != "same" and run.losses[0] != train3_reference[0].losses[0]

@@ -30,6 +30,7 @@ CHECKS = [
     "relu records 1 or 0",
     "subtraction, division and negation build on these",
     "every local grad matches nudging",
+    "every operation on new numbers, twice each",
 ]
 # Read at collection time so that each mistake and each extra file is its own test.
 MISTAKES = [m["name"] for m in
@@ -105,7 +106,10 @@ def test_lesson_loads_without_errors(loaded):
 
 
 def test_quiz_answers_are_computed(lesson):
-    assert list(compute_lesson(lesson).answers.values()) == [6.0, -4.0, -0.25]
+    computed = compute_lesson(lesson)
+    assert list(computed.answers.values()) == [6.0, -4.0, -0.25]
+    # the slips each predict question expects: no factor n, the output, the exponent kept...
+    assert list(computed.wrong.values()) == [[3.0, 9.0, 18.0], [2.0, -8.0, 1], [0.5, -0.5, -1.5]]
     assert 3 <= len(lesson.quiz) <= 5
     for question in lesson.quiz:
         if question.kind == "choice":
@@ -152,6 +156,7 @@ def test_mistake_is_caught_with_its_message(lesson, name):
     assert result.status == "fail"
     first = _first_not_passing(result)
     assert first.name == mistake.check
+    # an operation that raises on a new number (x = 0) fails beside what ours gives there
     assert first.status == "fail"
     assert first.message == mistake.message
     assert "0x" not in first.message  # never an object's address
@@ -176,7 +181,7 @@ def test_half_done_file_fails_with_some_checks_passing(lesson):
     assert result.status == "fail"
     # mul and pow are done, and subtraction, division and negation only need +, * and **
     assert _by_status(result, "pass") == CHECKS[:2] + [CHECKS[5]]
-    assert _by_status(result, "fail") == CHECKS[2:5] + [CHECKS[6]]
+    assert _by_status(result, "fail") == CHECKS[2:5] + CHECKS[6:]
     assert _first_not_passing(result).name == "log records 1/x"
 
 
@@ -217,3 +222,35 @@ def test_codealong_types_the_starter_into_the_solution(lesson):
         assert text.count(chapter.find) == 1
         text = text.replace(chapter.find, chapter.type, 1)
     assert text == lesson.exercise.solution
+
+
+# --- the standard: diagnosis first, the line held back --------------------------------------
+
+@pytest.mark.parametrize("name", MISTAKES)
+def test_a_mistake_is_diagnosed_without_its_line_which_comes_as_the_fix(lesson, name):
+    mistake = next(m for m in lesson.exercise.mistakes if m.name == name)
+    first = _first_not_passing(_run(lesson, apply_edits(lesson.exercise.solution, mistake.edits)))
+    assert first.fix == mistake.fix
+    for line in ("self.data ** (n - 1)", "(other.data, self.data)", "float(self.data > 0)",
+                 "math.exp(self.data),"):
+        assert line not in first.message
+
+
+def test_new_numbers_catch_what_the_examples_cannot(lesson):
+    """pow's rate as n·xⁿ/x is right at every example and every nudge: only 0 shows it."""
+    source = lesson.exercise.solution.replace("(n * self.data ** (n - 1),)",
+                                              "(n * self.data ** n / self.data,)")
+    result = _run(lesson, source)
+    assert _by_status(result, "pass") == CHECKS[:-1]
+    last = result.checks[-1]
+    # Ours computes 0 ** 2 fine, so the message says what ours gives beside the learner's error.
+    assert last.status == "fail" and "`Value(0) ** 2` (0 squared" in last.message
+    assert "raised ZeroDivisionError" in last.message and "where ours returns" in last.message
+
+
+def test_an_operation_that_changes_its_input_is_caught(lesson):
+    source = (EXTRA / "wrong_relu_clamps.py").read_text("utf-8")
+    result = _run(lesson, source)
+    assert _by_status(result, "pass") == CHECKS[:-1]
+    assert "it changed its input" in result.checks[-1].message
+    assert "('relu', -1.685) before the call and ('relu', 0) after it" in result.checks[-1].message

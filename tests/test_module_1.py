@@ -102,6 +102,7 @@ def test_every_mistake_has_its_own_message_from_its_check(number, in_learner_fol
         result = run(number, apply_edits(exercise.solution, mistake.edits))
         first = next(check for check in result.checks if check.status != "pass")
         assert (first.name, first.status, first.message) == (mistake.check, "fail", mistake.message)
+        assert first.fix == mistake.fix
 
 
 def test_the_demo_file_is_train0_under_microgpts_docstring():
@@ -124,7 +125,9 @@ def test_demo_checks_work_out_train0s_names_on_their_own(in_learner_folder):
     assert result.status == "pass", result.checks
     printed = [line.split(": ", 1)[1] for line in result.stdout.split("\n") if line.startswith("sample")]
     assert len(printed) == 20
-    assert result.checks[-1].message == f"The 20 invented names, from {printed[0]!r} to {printed[-1]!r}."
+    said = {check.name: check.message for check in result.checks}
+    assert said["the 20 names train0 invents"] == (
+        f"The 20 invented names, from {printed[0]!r} to {printed[-1]!r}.")
 
 
 def test_the_seed_check_names_the_seed_that_was_used(in_learner_folder):
@@ -133,7 +136,19 @@ def test_the_seed_check_names_the_seed_that_was_used(in_learner_folder):
         result = run("1.2", solution.replace("random.seed(42)", f"random.seed({seed})"))
         assert f"the way random.seed({seed}) shuffles it" in result.checks[1].message
     beyond = run("1.2", solution.replace("random.seed(42)", "random.seed(4242)"))
-    assert "Is random.seed(42) missing?" in beyond.checks[1].message
+    assert "in none of the orders that the seeds 0 to 1000 give" in beyond.checks[1].message
+
+
+@pytest.mark.parametrize("bos", ["0", "-3", "None", "'<BOS>'"])
+def test_a_bos_that_is_no_id_of_its_own_points_back_to_the_first_check(bos, in_learner_folder):
+    # The second check builds on the first: with BOS = 0 it used to say "leaves the ids 26 to -1
+    # unused" (and with None, crash on None - 1).
+    solution = lesson("1.5").exercise.solution
+    result = run("1.5", solution.replace("BOS = len(chars)", f"BOS = {bos}"))
+    first, second = result.checks[:2]
+    assert first.status == "fail"
+    assert second.status == "fail" and "fix the check above first" in second.message
+    assert "unused" not in second.message
 
 
 def test_seed_runs_repeat_and_unseeded_runs_do_not():
@@ -218,3 +233,19 @@ def test_widget_kinds_reject_bad_data():
     assert "BOS" in check_strip({"chars": ["a", "b"], "BOS": 0, "vocab_size": 3})
     assert "sorted" in check_strip({"chars": ["b", "a"], "BOS": 2, "vocab_size": 3})
     assert "vocab_size" in check_strip({"chars": ["a", "b"], "BOS": 2, "vocab_size": 2})
+
+
+def test_the_demo_quotes_raw_counts_of_the_names():
+    """'After k, the next letter was a ... times': the names' own count, not the +1 table's."""
+    from linebyline.course.prose import fill_facts
+
+    def after_k(then):
+        return sum(1 for name in names() for a, b in zip(name, name[1:] + "$")
+                   if (a, b) == ("k", then))
+
+    facts = compute_lesson(lesson("1.1")).facts
+    assert (facts["k_then_a"], facts["k_then_e"], facts["k_then_end"]) == (
+        after_k("a"), after_k("e"), after_k("$"))
+    watch = fill_facts(lesson("1.1").watch, facts)
+    assert f"`a` {after_k('a'):,} times" in watch
+    assert "{{" not in watch

@@ -7,8 +7,10 @@ import contextlib
 import io
 import math
 import random
+import re
 import shutil
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -114,7 +116,10 @@ def test_mistake_gets_its_own_message(number, index):
     mistake = exercise.mistakes[index]
     result = run(number, apply_edits(exercise.solution, mistake.edits))
     first = next(check for check in result.checks if check.status != "pass")
-    assert (first.name, first.status, first.message) == (mistake.check, "fail", mistake.message)
+    # A mistake that stops the file (2.3's off-by-one) is an error, explained by its check.
+    status = "error" if mistake.message.startswith("Running your code raised") else "fail"
+    assert (first.name, first.status, first.message) == (mistake.check, status, mistake.message)
+    assert first.fix == mistake.fix
 
 
 def test_each_lesson_has_enough_known_mistakes():
@@ -219,3 +224,46 @@ def test_sample_steps_data_is_checked():
     wrong_row = {**good, "samples": [[{"from": 0, "u": 0.9, "to": 1}]]}
     assert "row of the token before" in sample_steps.check_data(wrong_row)
     assert "likeliest" in sample_steps.check_data({**good, "greedy": [{"from": 1, "to": 0}]})
+
+
+def learner_file(number, name):
+    return (Path(__file__).parent / "lessons" / number / name).read_text(encoding="utf-8")
+
+
+def test_the_off_by_one_crash_is_explained_by_n():
+    """n = len(tokens) reads tokens[n]: the error comes with what n is, should be, and why."""
+    result = run("2.3", learner_file("2.3", "crash.py"))
+    first = result.checks[0]
+    assert result.status == "error" and first.name == "n is the number of pairs in the name"
+    assert first.message.startswith("Running your code raised IndexError")
+    docs, _, _ = table()
+    assert f"at its first name, {docs[0]!r}" in first.message
+    assert (f"n should be {len(docs[0]) + 1}, but it is {len(docs[0]) + 2}" in first.message)
+    assert first.fix and "len(tokens) - 1" in first.fix
+    assert "IndexError" in result.traceback  # the Output panel shows where it happened
+    assert all(check.message.startswith("Not run") for check in result.checks[1:])
+
+
+def test_a_sampler_that_continues_on_bos_is_told_the_truth():
+    """The sample the message quotes has the number of letters the message says."""
+    result = run("2.4", learner_file("2.4", "wrong_continue.py"))
+    first = next(check for check in result.checks if check.status != "pass")
+    found = re.search(r"Sample (\d+) is '([a-z]*)', (\d+) letters, but train0 ends it at '([a-z]*)'",
+                      first.message)
+    assert found, first.message
+    index, name, letters, right = int(found[1]), found[2], int(found[3]), found[4]
+    assert len(name) == letters and name.startswith(right) and len(right) < letters
+    printed = [line.split(": ", 1)[1] for line in train0_output() if line.startswith("sample ")]
+    assert printed[index - 1] == right  # train0's own sample, stopped at BOS
+
+
+def test_the_lessons_quote_the_data():
+    """Numbers the prose quotes are the data's: raw counts of the names where it says so."""
+    docs, chars, counts = table()
+    q, u = chars.index("q"), chars.index("u")
+    facts = compute_lesson(lesson("2.2")).facts
+    assert (facts["qu_raw"], facts["q_pairs"]) == (counts[q][u] - 1, sum(counts[q]) - len(counts))
+    raw = sum(1 for doc in docs for a, b in zip(doc, doc[1:]) if (a, b) == ("q", "u"))
+    assert facts["qu_raw"] == raw
+    facts = compute_lesson(lesson("2.3")).facts
+    assert facts["longest"] == max(map(len, docs))

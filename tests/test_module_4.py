@@ -1,8 +1,10 @@
 """Module 4, Calculus by nudging: what its six lessons promise, pinned.
 
-Each lesson loads with its planned title, unlocks no line and says which lines it prepares; its
-predictions are the numbers the Watch texts work through; the lines the learner writes are real
-lines of train1.py or microgpt.py; the untouched starter is not attempted and the solution passes.
+Each lesson loads with its planned title and says which lines it prepares or teaches: 4.1-4.3
+write lines of train1.py's gradient check and loss and unlock none of microgpt.py; 4.4-4.6 write
+the chain rule and the local rates into the Value of module 3, and unlock exactly those lines of
+microgpt.py. Their predictions are the numbers the Watch texts work through; the lines the
+learner writes are real lines; the untouched starter is not attempted and the solution passes.
 The three widget kinds refuse bad parameters, and the data they claim agree really does: the
 rule and the nudge at every stop of every slope-plot slider, the paths' shares and the nudge in
 every paths-graph, the rule and the nudge on every rule card.
@@ -30,10 +32,14 @@ LESSONS = {
     "4.1": ("slopes", "slope-plot", [6, 13]),
     "4.2": ("derivatives-by-nudging", "slope-plot", [6.1, 12.25, -26 / 27 / 5]),
     "4.3": ("meet-log-and-exp", "slope-plot", [0.25, math.log(27), 27]),
-    "4.4": ("the-chain-rule", "slope-plot", [24, 6, 0.8]),
-    "4.5": ("many-paths-add-up", "paths-graph", [36, 8.25]),
-    "4.6": ("the-table-of-local-gradients", "rule-cards", [12, -4, -3]),
+    "4.4": ("the-chain-rule", "slope-plot", [24, 42, 0.8]),
+    "4.5": ("many-paths-add-up", "paths-graph", [36, 13.5]),
+    "4.6": ("the-table-of-local-gradients", "rule-cards", [12, 2, -26 / 27]),
 }
+# What each lesson writes: lines of train1.py (unlocking nothing), or of microgpt.py's Value
+# (unlocking exactly those lines).
+UNLOCKS = {"4.1": (), "4.2": (), "4.3": (), "4.4": ((76, 77),), "4.5": ((44, 44),),
+           "4.6": ((46, 53),)}
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +64,7 @@ def test_the_lesson_says_what_the_plan_says(course, number):
     slug, kind, _ = LESSONS[number]
     assert lesson.slug == slug and lesson.explore.kind == kind
     assert lesson.title == PLAN["lessons"][int(number.split(".")[1]) - 1]
-    assert lesson.script == "train1.py" and lesson.unlocks == ()
+    assert lesson.script == "train1.py" and lesson.unlocks == UNLOCKS[number]
     assert re.search(r"lines? \d+", lesson.where) and re.search(r"lesson \d\.\d", lesson.where)
     assert 3 <= len(lesson.exercise.hints) <= 4 and len(lesson.exercise.mistakes) >= 3
     assert 3 <= len(lesson.quiz) <= 5
@@ -84,8 +90,12 @@ def test_the_learner_writes_real_lines_and_the_starter_is_not_the_answer(course,
     written = [line.strip() for line in lesson.exercise.solution.splitlines()
                if line.strip() and line.strip() not in given]
     assert written and all(line in real for line in written), written
-    # The lines come from train1.py: module 4 writes none of microgpt.py's Value class early.
-    assert all(line in _lines("train1.py") for line in written)
+    if not UNLOCKS[number]:  # lines of train1.py, which unlock no line of microgpt.py
+        assert all(line in _lines("train1.py") for line in written)
+    else:  # lines of microgpt.py's Value, each one a line the lesson unlocks
+        program = (COURSE / "microgpt.py").read_text("utf-8").splitlines()
+        unlocked = {program[n - 1].strip() for n in lesson.unlocked_lines()}
+        assert all(line in unlocked for line in written), written
     text = lesson.exercise.starter
     for chapter in lesson.exercise.codealong:
         text = text.replace(chapter.find, chapter.type, 1)
@@ -151,6 +161,8 @@ def test_the_paths_of_each_graph_add_up_to_the_nudge(course):
     params = course.lesson("4.5").explore.params
     first = params["graphs"][0]
     assert paths_graph.path_shares(first["values"], first["nodes"], first["input"]) == [28, 8]
+    cube = params["graphs"][1]  # x · x · x: three paths of x², as pow's rule says
+    assert paths_graph.path_shares(cube["values"], cube["nodes"], "x") == [4, 4, 4]
     surprise = params["graphs"][2]
     shares = paths_graph.path_shares(surprise["values"], surprise["nodes"], "w")
     assert shares == pytest.approx([-1, 1 / 27])

@@ -18,6 +18,7 @@ import pytest
 
 from linebyline.computed import compute_lesson
 from linebyline.course import apply_edits, default_course_path, load_course
+from linebyline.course.prose import fill_facts
 from linebyline.course.widgets import KINDS
 from linebyline.dataset import names_file
 from linebyline.runtime import run_checks
@@ -45,6 +46,11 @@ def computed(number):
     result = compute_lesson(lesson(number))
     assert not result.problems, result.problems
     return result
+
+
+def shown_text(number, text):
+    """A text of the lesson as the page shows it: its {{facts}} filled in."""
+    return fill_facts(text, computed(number).facts)
 
 
 def run(number, source):
@@ -141,7 +147,7 @@ def test_6_1_watch_numbers(in_folder):
     row[0] = old - 1e-5
     down = ns["name_loss"](tokens, 5)
     row[0] = old
-    watch = " ".join(lesson("6.1").watch.split())
+    watch = " ".join(shown_text("6.1", lesson("6.1").watch).split())
     assert f"It is {old:.4f}." in watch
     assert f"| {up:.10f} |" in watch and f"| {down:.10f} |" in watch
     assert f"**{(up - down) / 2e-5:.6f}**".replace("-", "−") in watch
@@ -152,7 +158,7 @@ def test_6_2_watch_numbers(in_folder):
     ns = solution_namespace("6.2")
     softmax = ns["softmax"]
     probs = softmax([2.0, 1.0, 0.0 + 0.1])
-    watch = lesson("6.2").watch
+    watch = shown_text("6.2", lesson("6.2").watch)
     assert "| probs | " + " | ".join(f"{p:.3f}" for p in probs) + " |" in watch
     assert f"**−{1 - probs[0]:.3f}**" in watch
     assert f"−log {probs[0]:.3f} = {-math.log(probs[0]):.3f}" in watch
@@ -170,15 +176,16 @@ def test_6_2_watch_numbers(in_folder):
 
 def test_6_3_tiny_example_matches_the_watch():
     answers = computed("6.3").answers
+    watch = shown_text("6.3", lesson("6.3").watch)
     assert answers[0] == 1
-    assert f"**{answers[1]:.4f}**" in lesson("6.3").watch
-    assert f"{2 * answers[1]:.4f}, {answers[2]:.4f}" in lesson("6.3").watch
+    assert f"**{answers[1]:.4f}**" in watch
+    assert f"{2 * answers[1]:.4f}, {answers[2]:.4f}" in watch
 
 
 def test_6_4_texts_match_the_computed_check():
     data = computed("6.4").data
     rows = {row["weight"]: row for row in data["variants"][0]["rows"]}
-    watch = lesson("6.4").watch
+    watch = shown_text("6.4", lesson("6.4").watch)
     for weight in ("wte[BOS][2]", "mlp_fc1[63][3]", "mlp_fc2[BOS][1]"):
         row = rows[weight]
         assert f"`{weight}`: {row['numerical']:.10f} and {row['analytic']:.10f}".replace(
@@ -187,7 +194,7 @@ def test_6_4_texts_match_the_computed_check():
     assert f"about {worst:.0e}".replace("e-11", " × 10⁻¹¹") in watch
     big = next(v for v in data["variants"] if v["nudge"] == 1.0)
     big_worst = max(abs(r["numerical"] - r["analytic"]) for r in big["rows"])
-    assert f"about {big_worst:.3f}." in lesson("6.4").quiz[2].prompt
+    assert f"about {big_worst:.3f}." in shown_text("6.4", lesson("6.4").quiz[2].prompt)
     assert computed("6.4").answers[0] == 30
 
 
@@ -198,8 +205,8 @@ def test_6_4_train1_prints_the_difference_in_the_lead(in_folder):
     for pos in range(n):
         ns["position_loss"](tokens[pos], tokens[pos + 1], n)
     printed = f"{ns['gradient_check'](tokens, n):.2e}"
-    assert f"max difference {printed}" in lesson("6.4").lead
-    assert f"max difference {printed}" in lesson("6.4").watch
+    assert f"max difference {printed}" in shown_text("6.4", lesson("6.4").lead)
+    assert f"max difference {printed}" in shown_text("6.4", lesson("6.4").watch)
 
 
 def test_6_5_numbers_come_from_the_run():
@@ -208,7 +215,7 @@ def test_6_5_numbers_come_from_the_run():
     first, last, small = (float(x) for x in re.findall(r"\d\.\d{4}", loss_caption))
     flat = float(re.findall(r"\d\.\d{4}", data["mistake_views"][0]["caption"])[0])
     written = {"3.08": first, "2.55": last, "2.73": flat}  # as the lead and the Watch round them
-    for text in (lesson("6.5").lead, lesson("6.5").watch):
+    for text in (shown_text("6.5", lesson("6.5").lead), shown_text("6.5", lesson("6.5").watch)):
         for shown, value in written.items():
             assert shown in text and abs(float(shown) - value) < 0.0051, (shown, value)
     assert small > 2.9  # 0.1 barely moves: the quiz says "about 3.0"
@@ -219,16 +226,16 @@ def test_6_6_compares_honestly_with_train0():
     answers = computed("6.6").answers
     network, table = answers[1], answers[2]
     assert table < network  # the table of counts wins: one letter of context, all the names
-    watch = lesson("6.6").watch
+    watch = shown_text("6.6", lesson("6.6").watch)
     assert f"**{network:.2f}**" in watch and f"**{table:.2f}**" in watch
-    assert f"{network:.4f}" in lesson("6.6").quiz[1].explain
-    assert f"{table:.4f}" in lesson("6.6").quiz[2].explain
+    assert f"{network:.4f}" in shown_text("6.6", lesson("6.6").quiz[1].explain)
+    assert f"{table:.4f}" in shown_text("6.6", lesson("6.6").quiz[2].explain)
     assert answers[0] == pytest.approx(math.exp(4) / (math.exp(4) + math.exp(2) + 1))
 
 
 def test_6_6_watch_temperature_table(in_folder):
     softmax = solution_namespace("6.6")["softmax"]
-    watch = lesson("6.6").watch
+    watch = shown_text("6.6", lesson("6.6").watch)
     for t in (1, 0.5, 2):
         probs = softmax([z / t for z in (2.0, 1.0, 0.0)])
         shown = ", ".join(f"{p:.3f}" for p in probs)
@@ -302,7 +309,8 @@ def test_6_5_checks_put_gradient_check_back(in_folder):
         "    if not code.is_real():\n"
         "        fail('the stand-in was left in place')\n")
     exercise = lesson("6.5").exercise
-    result = run_checks(source, checks, lesson="6.5", filename=exercise.filename)
+    result = run_checks(source, checks, lesson="6.5", filename=exercise.filename,
+                        reference=exercise.solution)
     assert result.status == "pass", result.checks
 
 
@@ -334,7 +342,7 @@ def test_the_review_quotes_the_computed_losses():
 def test_the_counts_in_unlocked(in_folder):
     ns = solution_namespace("6.3")
     positions = sum(min(ns["block_size"], len(doc) + 1) for doc in ns["docs"][:1000])
-    assert f"{positions:,} times in the 1,000" in " ".join(lesson("6.2").where.split())
+    assert f"{positions:,} times in the 1,000" in " ".join(shown_text("6.2", lesson("6.2").where).split())
     products = sum(len(row) for name in ("mlp_fc2", "mlp_fc1") for row in ns["weights"][name])
-    assert f"= {products:,} products" in " ".join(lesson("6.3").where.split())
+    assert f"= {products:,} products" in " ".join(shown_text("6.3", lesson("6.3").where).split())
     assert round(positions / 1000 * products, -4) == 20_000

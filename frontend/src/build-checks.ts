@@ -14,6 +14,23 @@ export interface ChecksList {
   refreshFixes(): void;
 }
 
+function code(text: string): HTMLElement {
+  const element = document.createElement("code");
+  element.textContent = text;
+  return element;
+}
+
+/** A check's words, their `backticked` parts as code, as the checks write them (an odd
+ *  backtick, say in a quoted string, leaves the text as it is). */
+function appendWithCode(parent: HTMLElement, text: string): void {
+  const parts = text.split("`");
+  if (parts.length % 2 === 0) {
+    parent.append(text);
+    return;
+  }
+  parts.forEach((part, index) => parent.append(index % 2 ? code(part) : part));
+}
+
 /** `fixShown(name)`: whether that check's fix may be shown now. */
 export function checksList(list: HTMLElement, summary: HTMLElement, fixShown: (check: string) => boolean): ChecksList {
   let fixes: Array<{ check: string; element: HTMLElement }> = [];
@@ -29,17 +46,12 @@ export function checksList(list: HTMLElement, summary: HTMLElement, fixShown: (c
     heading.textContent = "What to write:";
     label.append(heading, " ");
     box.append(label);
-    const code = (text: string): HTMLElement => {
-      const element = document.createElement("code");
-      element.textContent = text;
-      return element;
-    };
     if (fix.includes("\n") && !fix.includes("`")) {
       const pre = document.createElement("pre");
       pre.append(code(fix));
       box.append(pre);
     } else if (fix.includes("`")) {
-      fix.split("`").forEach((part, index) => label.append(index % 2 ? code(part) : part));
+      appendWithCode(label, fix);
     } else {
       label.append(code(fix));
     }
@@ -58,7 +70,7 @@ export function checksList(list: HTMLElement, summary: HTMLElement, fixShown: (c
     title.append(badge, ` ${check.name}`);
     const message = document.createElement("p");
     message.className = "check-message";
-    message.textContent = check.message || (check.status === "pass" ? "Passed." : "");
+    appendWithCode(message, check.message || (check.status === "pass" ? "Passed." : ""));
     details.append(title, message);
     const failed = check.status === "fail" || check.status === "error";
     if (failed && check.fix) {

@@ -91,7 +91,8 @@ function lastLine(text: string): string {
 /** Record a checked run: the progress, this device's notes, and the event for teachers. The code
  *  of a pass is kept as the code that passed, apart from the draft: an edit that fails later
  *  never stands for the learner's own code (My microgpt). */
-function recordCheckedRun(exercise: ExerciseData, progress: Progress, notes: DeviceNotes, result: CheckResult, source: string): void {
+function recordCheckedRun(exercise: ExerciseData, progress: Progress, notes: DeviceNotes, result: CheckResult,
+                          source: string): void {
   const number = exercise.lesson;
   const passed = result.checks.filter((c) => c.status === "pass").length;
   notes.addRun(number, Object.fromEntries(result.checks.map((c) => [c.name, c.status])));
@@ -100,7 +101,7 @@ function recordCheckedRun(exercise: ExerciseData, progress: Progress, notes: Dev
     recordEvent(exercise.course, number, { kind: "start" });
   }
   const checks = result.checks.map(({ name, status, message }) => ({ name, status, message }));
-  recordEvent(exercise.course, number, { kind: "check", status: result.status, checks });
+  recordEvent(exercise.course, number, { kind: "check", status: result.status, checks, code: source });
   progress.update(number, (lesson) => {
     lesson.checks = { passed, total: result.checks.length };
     if (result.status === "pass") {

@@ -1,6 +1,7 @@
-// "Was this lesson clear?": sent with the CSRF token from its cookie; the server validates and
-// rate-limits.
+// "Was this lesson clear?": sent with the CSRF token from its cookie and this browser's random id
+// (who answers, for an anonymous learner); the server validates and rate-limits, per learner.
 import { csrfToken } from "./csrf";
+import { browserId } from "./events";
 import { isUsable, setUsable } from "./usable";
 
 export function setUpFeedback(form: HTMLFormElement): void {
@@ -10,6 +11,7 @@ export function setUpFeedback(form: HTMLFormElement): void {
     event.preventDefault();
     if (!isUsable(button)) return; // still sending the last answer
     const data = new FormData(form);
+    data.set("browser", browserId()); // each learner's latest answer counts once, and has limits of its own
     if (!data.get("clear")) {
       result.textContent = "Choose yes or no first.";
       return;

@@ -1,8 +1,10 @@
 // Every page's script: progress in this browser, and on a lesson page the five parts coming alive.
 import { setUpBuild, type ExerciseData } from "./build-part";
+import { watchAccountDeletion } from "./deleted-account";
 import { DeviceNotes } from "./device-notes";
 import { setUpListing } from "./listing";
 import { say } from "./live";
+import { sendPendingEvents } from "./events";
 import { setUpFeedback } from "./feedback";
 import { type CourseSummary, deviceId, Progress } from "./progress";
 import { Python } from "./python";
@@ -169,10 +171,12 @@ function main(): void {
   const course = json<CourseSummary>("course-data");
   if (!course) return;
   const progress = new Progress(course);
+  watchAccountDeletion(progress);
   showProgress(progress, course);
   showProgressProblems(progress);
   progress.onChange(() => { showProgress(progress, course); showProgressProblems(progress); });
   setUpProgressTools(progress);
+  sendPendingEvents(course.slug);
   // Only a signed-in learner syncs: the code for it is fetched only then.
   if (document.body.dataset.progressApi) void import("./sync").then(({ setUpSync }) => setUpSync(progress));
   showThisLessonsLines();

@@ -366,6 +366,22 @@ export class Progress {
     return true;
   }
 
+  /** The account was deleted: nothing of it stays in this browser. Its stash goes, and so does
+   *  the progress on show, unless it was another account's. */
+  forgetAccount(account: string): void {
+    for (const suffix of [`kept-for:${account}`, `set-aside-for:${account}`]) this.storage.removeItem(`${this.key}:${suffix}`);
+    const owner = this.owner;
+    if (owner !== null && owner !== account) return;
+    for (const key of [this.key, this.asideKey, `${this.key}:account`, `${this.key}:synced`]) this.storage.removeItem(key);
+    this.data = fresh(this.course.slug);
+    this.aside = [];
+    this.asideStored = true;
+    this.blocked = false;
+    this.lastText = null;
+    this.adopted.clear();
+    this.notify();
+  }
+
   /** Merge back what was put away for `account` on this browser, if anything. */
   takeBackFor(account: string): void {
     const asideStashKey = `${this.key}:set-aside-for:${account}`;

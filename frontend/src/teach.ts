@@ -1,6 +1,7 @@
 // The teacher's pages: bar charts (uPlot) of the figures the page's tables hold — a module's
-// funnel (learners who started / passed each lesson) and how often each check failed. Loaded on
-// teacher pages only, so lesson pages never pay for the charting library.
+// funnel (learners who started / passed each lesson) and how often each check failed first — and
+// times in the teacher's own time zone. Loaded on teacher pages only, so lesson pages never pay
+// for the charting library.
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import "./teach.css";
@@ -71,7 +72,17 @@ function draw(holder: HTMLElement, chart: Chart): uPlot {
   return new uPlot(options(chart, Math.max(280, holder.clientWidth)), data, holder);
 }
 
+/** Times are written in UTC by the server; the teacher reads them in their own time zone. */
+function localTimes(): void {
+  const format = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+  for (const time of document.querySelectorAll<HTMLTimeElement>("time[data-local]")) {
+    const moment = new Date(time.dateTime);
+    if (!Number.isNaN(moment.getTime())) time.textContent = format.format(moment);
+  }
+}
+
 function main(): void {
+  localTimes();
   const source = document.getElementById("chart-data");
   if (!source?.textContent) return;
   const charts = JSON.parse(source.textContent) as Chart[];

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import __version__, account_link
+from . import __version__, account_link, teacher_cli
 from .course import Course, CourseErrors, Lesson, courses_root, default_course_path
 from .dataset import BUNDLED_NAMES, DatasetError
 from .sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
@@ -657,6 +657,16 @@ def _check_options(command: argparse.ArgumentParser) -> None:
                          f"least {MEMORY_RANGE[0]})")
 
 
+def invite_days(text: str) -> int:
+    try:
+        days = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of days") from None
+    if not 1 <= days <= 365:
+        raise argparse.ArgumentTypeError("an invite lasts from 1 to 365 days")
+    return days
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="linebyline",
@@ -885,6 +895,8 @@ def build_parser() -> argparse.ArgumentParser:
                                  description="Revoke this terminal's token on the server and "
                                  "delete it from your config folder.")
     logout.set_defaults(run=cmd_logout)
+
+    teacher_cli.add_parser(commands, invite_days)
 
     manage = commands.add_parser(
         "manage", help="Django's admin commands, e.g. `manage createsuperuser`",

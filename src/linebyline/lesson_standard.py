@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 from .computed import Computed
-from .course import Course, Lesson, Question
+from .course import Course, Lesson, Module, Question
 from .course.prose import fact_names, lesson_references
 
 # A right choice this much longer than every other (and by this many characters) is a tell.
@@ -145,23 +146,41 @@ def lead_problems(course: Course, lesson: Lesson) -> list[str]:
     return problems
 
 
-def lesson_texts(lesson: Lesson) -> Iterator[str]:
-    """Every piece of prose a learner reads on the lesson's page."""
-    yield from (lesson.lead, lesson.where, lesson.watch)
-    yield from lesson.exercise.hints
-    yield from (chapter.caption for chapter in lesson.exercise.codealong)
-    for question in lesson.quiz:
+def quiz_texts(quiz: Iterable[Question]) -> Iterator[str]:
+    for question in quiz:
         yield from (question.prompt, question.explain, question.worked)
         for choice in question.choices:
             yield from (choice.text, choice.explain)
         yield from (wrong.explain for wrong in question.wrong)
 
 
+def lesson_texts(lesson: Lesson) -> Iterator[str]:
+    """Every piece of prose a learner reads on the lesson's page."""
+    yield from (lesson.lead, lesson.where, lesson.watch)
+    yield from lesson.exercise.hints
+    yield from (chapter.caption for chapter in lesson.exercise.codealong)
+    yield from quiz_texts(lesson.quiz)
+
+
 def reference_problems(course: Course, lesson: Lesson, computed: Computed) -> list[str]:
+    return text_problems(course, lesson_texts(lesson), lesson.path / "lesson.yaml", computed)
+
+
+def review_problems(course: Course, module: Module, computed: Computed) -> list[str]:
+    """A review's prose: its summary and questions, as a lesson's."""
+    review = module.review
+    if review is None:
+        return []
+    texts = [review.summary, *quiz_texts(review.quiz)]
+    return text_problems(course, texts, review.path, computed)
+
+
+def text_problems(course: Course, texts: Iterable[str], where: Path, computed: Computed
+                  ) -> list[str]:
+    """References to lessons the course does not plan, and facts nobody computes."""
     planned = {f"{m.number}.{i}" for m in course.modules for i in range(1, len(m.planned) + 1)}
     problems = []
-    where = lesson.path / "lesson.yaml"
-    for text in lesson_texts(lesson):
+    for text in texts:
         for number in lesson_references(text):
             if number not in planned:
                 problems.append(f"{where}: the text refers to lesson {number}, which the course "

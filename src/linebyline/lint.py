@@ -67,6 +67,7 @@ def lint_course(course: Course, require_full_coverage: bool = False,
         computed = compute_review(module)
         problems.extend(computed.problems)
         standard.extend(lesson_standard.quiz_problems(module.review.quiz, str(module.review.path)))
+        standard.extend(lesson_standard.review_problems(course, module, computed))
         answers = ", ".join(f"{a:g}" for a in computed.answers.values())
         notes.append(f"module {module.number} review: {len(module.review.quiz)} questions"
                      + (f", predictions computed: {answers}" if answers else ""))

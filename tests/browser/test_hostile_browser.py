@@ -50,7 +50,10 @@ def test_hostile_file_gets_its_verdict_in_the_browser(hostile, lesson_page: Page
         checks = page.locator(".check")
         assert checks.count() == len(course.lesson(LESSON).exercise.check_names)
         failing = page.locator('.check:not([data-check-status="pass"]) .check-message')
-        message = failing.first.inner_text() if failing.count() else ""
+        # The page shows `code` in a message as code, without its backticks: put them back.
+        message = failing.first.evaluate(
+            "p => Array.from(p.childNodes, n => n.nodeName === 'CODE' ? '`' + n.textContent + '`'"
+            " : n.textContent).join('')") if failing.count() else ""
     assert status == expected.status, message
     if expected.status == "pass":
         assert expected.found_in(page.locator("[data-output]").inner_text())

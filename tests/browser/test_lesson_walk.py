@@ -129,7 +129,9 @@ def test_a_new_learner_walks_lesson_7_5(server, page: Page, course):
     # The course home shows it too.
     page.goto(server.url + "/")
     expect(page.locator('[data-status-of="7.5"]')).to_have_text("Done")
-    expect(page.locator('[data-module-progress="7"]')).to_have_text("1 / 2 lessons done")
+    module = next(m for m in course.modules if m.number == 7)
+    expect(page.locator('[data-module-progress="7"]')).to_have_text(
+        f"1 / {len(module.lessons)} lessons done")
 
 
 def test_an_infinite_loop_is_stopped_and_the_page_stays_usable(server, page: Page):
@@ -260,11 +262,12 @@ def test_a_known_mistake_gets_its_message_in_the_browser_too(server, page: Page,
     check_and_wait(page)
     failing = page.locator('.check[data-check-status="fail"]').first
     expect(failing.locator("summary")).to_contain_text(mistake.check)
-    expect(failing.locator(".check-message")).to_have_text(mistake.message)
+    # `code` in a message shows as code, without its backticks.
+    expect(failing.locator(".check-message")).to_have_text(mistake.message.replace("`", ""))
     expect(failing.locator("details")).to_have_attribute("open", "")
 
 
-def test_code_that_crashes_python_itself_gets_a_new_python(server, page: Page):
+def test_code_that_crashes_python_itself_gets_a_new_python(server, page: Page, course):
     """Raising the recursion limit lets operator recursion overflow the worker's stack."""
     page.goto(server.url + "/lessons/7.4-building-value/")
     wait_for_python(page)
@@ -277,4 +280,4 @@ def test_code_that_crashes_python_itself_gets_a_new_python(server, page: Page):
     wait_for_python(page)
     page.click('[data-action="check"]')
     expect(page.locator("[data-checks-summary]")).not_to_have_text("Checking…", timeout=30_000)
-    assert page.locator(".check").count() == 7
+    assert page.locator(".check").count() == len(course.lesson("7.4").exercise.check_names)

@@ -2,15 +2,17 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from linebyline.teaching.events import MAX_BODY, MAX_EVENTS, MAX_MESSAGE
+from linebyline.teaching.events import MAX_BODY, MAX_CODE, MAX_EVENTS, MAX_MESSAGE
 from linebyline.teaching.models import CheckFailure, LearningEvent
 
 BROWSER = "0123456789abcdef0123456789abcdef"
@@ -43,7 +45,7 @@ def test_an_anonymous_batch_is_stored_with_the_browser_id_only(client, course):
                                   {"lesson": "7.5", "kind": "hint", "hint": 2},
                                   {"lesson": "7.5", "kind": "codealong"},
                                   {"lesson": "7.5", "kind": "solution"}))
-    assert response.status_code == 201 and response.json() == {"saved": 5}
+    assert response.status_code == 201 and response.json() == {"saved": 5, "already_saved": 0}
     rows = list(LearningEvent.objects.order_by("id").values_list("kind", "learner", "user", "status", "hint"))
     assert rows == [("start", f"b{BROWSER}", None, "", None), ("check", f"b{BROWSER}", None, "fail", None),
                     ("hint", f"b{BROWSER}", None, "", 2), ("codealong", f"b{BROWSER}", None, "", None),
@@ -63,11 +65,13 @@ def test_a_signed_in_learners_events_belong_to_their_account(client):
     assert not LearningEvent.objects.exists()
 
 
-def test_checks_left_unrun_after_an_error_are_not_counted_as_failures(client, course):
+def test_only_a_runs_first_failing_check_is_a_failure_of_its_own(client, course):
     names = course.lesson("7.5").exercise.check_names
-    statuses = ["pass", "error"] + ["error"] * (len(names) - 2)
+    statuses = ["pass", "error", "fail", "not-run"]  # an error, a check that follows it, one not run
     assert post(client, batch(check_event(course, statuses=statuses, status="fail"))).status_code == 201
-    assert list(CheckFailure.objects.values_list("name", "status")) == [(names[1], "error")]
+    assert list(CheckFailure.objects.order_by("id").values_list("name", "status", "first")) == [
+        (names[1], "error", True), (names[2], "fail", False)]
+    assert LearningEvent.objects.values_list("passed", "total").get() == (1, 4)
 
 
 def test_a_check_of_the_untouched_starter_records_no_failures(client, course):
@@ -101,6 +105,9 @@ def test_text_the_database_cannot_store_is_made_storable(client, course):
     (batch({"lesson": "7.5", "kind": "hint", "hint": 1.5}), "events[0].hint must be a whole number"),
     (batch({"lesson": "7.5", "kind": "start", "hint": 1}), "hint belongs to hint events only"),
     (batch({"lesson": "7.5", "kind": "solution", "status": "pass"}), "belong to check events only"),
+    (batch({"lesson": "7.5", "kind": "start", "id": "1" * 31}), "events[0].id must be 32 lowercase"),
+    (batch({"lesson": "7.5", "kind": "start", "at": -1}), "events[0].at must be a whole number"),
+    ({**batch({"lesson": "7.5", "kind": "start"}), "sent": "now"}, "sent must be a whole number"),
     (batch({"lesson": "7.5", "kind": "check", "status": "great", "checks": []}), "status must be one of"),
     (batch({"lesson": "7.5", "kind": "check", "status": "fail", "checks": "all"}), "checks must be a list"),
     (batch({"lesson": "7.5", "kind": "check", "status": "fail",
@@ -138,18 +145,113 @@ def test_events_need_the_csrf_token_from_the_cookie():
 
 
 def test_one_learner_is_rate_limited_and_another_is_not(client):
-    statuses = [post(client, batch({"lesson": "7.5", "kind": "start"})).status_code for _ in range(22)]
-    assert statuses[:20] == [201] * 20 and statuses[20:] == [429, 429]
+    statuses = [post(client, batch({"lesson": "7.5", "kind": "start"})).status_code for _ in range(62)]
+    assert statuses[:60] == [201] * 60 and statuses[60:] == [429, 429]
     other = post(client, batch({"lesson": "7.5", "kind": "start"}, browser="f" * 32))
     assert other.status_code == 201  # the same address, another learner
-    assert LearningEvent.objects.count() == 21
+    assert LearningEvent.objects.count() == 61
 
 
-def test_one_address_is_rate_limited_whatever_ids_it_sends(client):
+def test_a_class_of_30_behind_one_address_is_not_refused():
+    """Each of 30 learners (signed in, or anonymous browsers) sends a batch every 3 seconds, as the
+    page does at most, for a minute: every batch is stored."""
+    learners = []
+    for n in range(30):
+        client = Client()
+        if n % 2:
+            client.force_login(User.objects.create_user(f"learner{n}", password="x"))
+        learners.append((client, f"{n:032x}"))
+    statuses = {post(client, batch({"lesson": "7.5", "kind": "start"}, browser=browser)).status_code
+                for _ in range(20) for client, browser in learners}
+    assert statuses == {201} and LearningEvent.objects.count() == 600
+
+
+def test_one_address_has_a_ceiling_whatever_ids_it_sends(client, monkeypatch):
+    from linebyline.teaching import events
+    monkeypatch.setattr(events, "RATE_PER_ADDRESS", "50/m")  # the real one is sized for a class
     statuses = [post(client, batch({"lesson": "7.5", "kind": "start"}, browser=f"{n:032x}")).status_code
-                for n in range(302)]
-    assert statuses[:300] == [201] * 300 and statuses[300:] == [429, 429]
+                for n in range(52)]
+    assert statuses[:50] == [201] * 50 and statuses[50:] == [429, 429]
     assert "from this address" in post(client, batch({"lesson": "7.5", "kind": "start"})).json()["error"]
+
+
+def named(event, n):
+    return {"id": f"{n:032x}", **event}
+
+
+def test_a_batch_sent_twice_is_stored_once(client, course):
+    events = [named({"lesson": "7.5", "kind": "start"}, 1), named(check_event(course), 2),
+              named({"lesson": "7.5", "kind": "hint", "hint": 1}, 3)]
+    first = post(client, batch(*events))
+    assert first.status_code == 201 and first.json() == {"saved": 3, "already_saved": 0}
+    again = post(client, batch(*events[1:], named({"lesson": "7.5", "kind": "codealong"}, 4)))
+    assert again.status_code == 201 and again.json() == {"saved": 1, "already_saved": 2}
+    failing = len(course.lesson("7.5").exercise.check_names) - 1
+    assert LearningEvent.objects.count() == 4 and CheckFailure.objects.count() == failing
+    twice_in_one = post(client, batch(named({"lesson": "7.4", "kind": "start"}, 5),
+                                      named({"lesson": "7.4", "kind": "start"}, 5)))
+    assert twice_in_one.json() == {"saved": 1, "already_saved": 1}
+    # Ids are per learner: another browser's event 1 is its own.
+    assert post(client, batch(events[0], browser="f" * 32)).json()["saved"] == 1
+    assert post(client, batch({**events[0], "id": "XYZ"})).status_code == 400
+
+
+def test_the_code_checked_is_kept_for_a_signed_in_learner_and_never_for_a_browser(client, course):
+    event = {**check_event(course), "code": "print('mine')\n"}
+    assert post(client, batch(event)).status_code == 201
+    assert LearningEvent.objects.get().code == ""
+    learner = User.objects.create_user("ada", password="x")
+    client.force_login(learner)
+    assert post(client, batch(event, browser="e" * 32)).status_code == 201
+    assert LearningEvent.objects.get(user=learner).code == "print('mine')\n"
+    too_long = post(client, batch({**event, "code": "x" * (MAX_CODE + 1)}))
+    assert too_long.status_code == 400 and f"longer than {MAX_CODE} characters" in too_long.json()["error"]
+    # The limit is in characters, as the editor counts them, not bytes.
+    assert post(client, batch({**event, "code": "é" * MAX_CODE})).status_code == 201
+    assert post(client, batch({"lesson": "7.5", "kind": "hint", "hint": 1, "code": "x"})).status_code == 400
+
+
+def test_a_checks_fix_is_accepted_and_never_stored(client, course):
+    event = check_event(course)
+    for item in event["checks"]:
+        item["fix"] = "SECRET_FIX = 42"
+    assert post(client, batch(event)).status_code == 201
+    stored = [str(value) for row in CheckFailure.objects.values_list() for value in row]
+    stored += [str(value) for row in LearningEvent.objects.values_list() for value in row]
+    assert not any("SECRET_FIX" in value for value in stored)
+    event["checks"][0]["fix"] = 42
+    assert "fix must be a string" in post(client, batch(event)).json()["error"]
+
+
+def test_events_go_to_the_account_the_page_was_signed_in_as(client):
+    ada = User.objects.create_user("ada", password="x")
+    bob = User.objects.create_user("bob", password="x")
+    start = {"lesson": "7.5", "kind": "start"}
+    stranger = post(client, {**batch(start), "account": str(ada.pk)})
+    assert stranger.status_code == 409 and "kept until it is" in stranger.json()["error"]
+    client.force_login(bob)  # a shared computer: ada's events wait for ada
+    assert post(client, {**batch(start), "account": str(ada.pk)}).status_code == 409
+    assert not LearningEvent.objects.exists()
+    # Recorded before signing in: the browser's, even sent from a signed-in page.
+    assert post(client, {**batch(start), "account": ""}).status_code == 201
+    assert LearningEvent.objects.get().learner == f"b{BROWSER}" and LearningEvent.objects.get().user is None
+    assert post(client, {**batch(start), "account": str(bob.pk)}).status_code == 201
+    assert LearningEvent.objects.filter(user=bob).count() == 1
+    assert "account must be" in post(client, {**batch(start), "account": 7}).json()["error"]
+
+
+def test_an_event_keeps_the_time_it_happened_on_the_browsers_own_clock(client):
+    skewed = 10**12  # the browser's clock is years off: only the differences count
+    events = [{"lesson": "7.5", "kind": "start", "at": skewed - 3_600_000},  # an hour before sending
+              {"lesson": "7.5", "kind": "codealong", "at": skewed + 60_000},  # "after": never later than now
+              {"lesson": "7.5", "kind": "solution", "at": 0}]  # years before: 30 days at most
+    before = timezone.now()
+    assert post(client, {**batch(*events), "sent": skewed}).status_code == 201
+    after = timezone.now()
+    times = dict(LearningEvent.objects.values_list("kind", "created"))
+    assert before - timedelta(hours=1) <= times["start"] <= after - timedelta(minutes=59)
+    assert before <= times["codealong"] <= after
+    assert before - timedelta(days=30) <= times["solution"] <= after - timedelta(days=29)
 
 
 # Anything a browser (or anyone) can send: no 5xx, and nothing stored unless it was accepted.

@@ -7,8 +7,8 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
 
+from linebyline.teaching.membership import JOIN_RATE
 from linebyline.teaching.models import Classroom
-from linebyline.teaching.views import JOIN_RATE
 
 LIMIT = int(JOIN_RATE.split("/")[0])
 WRONG = "ABCD-EFGH"

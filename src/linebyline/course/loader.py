@@ -111,10 +111,12 @@ def _course(path: Path, errors: list[CourseError]) -> Course:
 def _review(file: Path, modules: dict[int, Module], errors: list[CourseError]) -> None:
     """reviews/module-N.yaml: the module's number, a summary and a quiz like a lesson's."""
     fields = Fields(str(file), yamlfile.load(file), errors)
-    fields.only("module", "summary", "quiz")
+    fields.only("module", "summary", "quiz", "facts")
     number = fields.get("module", int)
     summary = fields.get("summary", str) or ""
     quiz = _quiz(fields)
+    facts = fields.get("facts", str, "") or ""
+    _compiles(fields, facts, "facts")
     module = modules.get(number) if number is not None else None
     if number is not None and module is None:
         fields.error(f"module {number} is not in course.yaml", "module")
@@ -123,7 +125,7 @@ def _review(file: Path, modules: dict[int, Module], errors: list[CourseError]) -
     elif module is not None and module.review is not None:
         fields.error(f"module {number} already has a review, {module.review.path.name}", "module")
     elif module is not None:
-        module.review = Review(summary, quiz, file)
+        module.review = Review(summary, quiz, file, facts)
 
 
 def _planned_titles(entry: Fields) -> tuple[str, ...]:

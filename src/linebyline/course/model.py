@@ -121,6 +121,7 @@ class Review:
     summary: str  # Markdown
     quiz: tuple[Question, ...]
     path: Path  # the review's YAML file
+    facts: str = ""  # code that sets `facts`, run after the module's last solution
 
 
 @dataclass

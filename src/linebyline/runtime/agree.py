@@ -26,8 +26,8 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from .checks import calling, check, fail
-from .runner import LearnerCode, reference
+from .checks import CheckFailed, calling, check, fail
+from .runner import LearnerCode, MissingName, _quoted, learner_line, reference
 from .words import number, plural, shown
 
 MAX_SNAPSHOT = 20_000  # items looked at when comparing arguments; a graph bigger is cut there
@@ -259,7 +259,7 @@ def _same_values(got: Any, want: Any) -> str:
 def agrees(function: str, cases: Cases, *, name: str = "",
            call: Callable[[LearnerCode, tuple[Any, ...]], Any] | None = None,
            compare: Compare = _same_values, share: Sequence[str] = (),
-           draws: bool = False, seed: int = 0) -> None:
+           draws: bool = False, seed: int = 0, label: str = "", fix: str = "") -> None:
     """Register a check that compares the learner's ``function`` with the reference's.
 
     ``function`` names it in messages and, unless ``call`` is given, is the top-level name
@@ -268,7 +268,10 @@ def agrees(function: str, cases: Cases, *, name: str = "",
     want)`` returns where two answers part, or "" (default: values, Values by their data,
     numbers to 1e-9). ``share`` names the learner's top-level values the reference should use
     too (weights made by given code), so only the function itself is compared. ``draws``:
-    the function draws random numbers; both get the same seed before each call.
+    the function draws random numbers; both get the same seed before each call. ``label``
+    words a case in messages, from ``{function}`` and ``{text}`` (the case's text); by default
+    ``"{function}({text})"``, or ``"{function} with {text}"`` with ``call``. ``fix`` is the
+    literal change a failure holds back for later (see ``fail``), the same for every case.
     """
     by_name = call is None
     call = call or (lambda space, args: getattr(space, function)(*args))
@@ -283,8 +286,14 @@ def agrees(function: str, cases: Cases, *, name: str = "",
             ours._namespace[name_] = getattr(code, name_)
         tried = 0
         for index, case in enumerate(cases(random.Random(f"{seed}:{function}"))):
-            what = f"{function}({case.text})" if by_name else f"{function} with {case.text}"
-            _compare_case(code, ours, case, index, what, call, compare, draws)
+            what = (label or ("{function}({text})" if by_name else "{function} with {text}")
+                    ).format(function=function, text=case.text)
+            try:
+                _compare_case(code, ours, case, index, what, call, compare, draws)
+            except CheckFailed as failure:
+                if not fix or failure.fix or isinstance(failure, MissingName):
+                    raise
+                raise CheckFailed(failure.args[0], fix) from None
             tried += 1
         return f"{function} agreed with ours on {tried} inputs, each called twice."
 
@@ -308,8 +317,17 @@ def _compare_case(code: LearnerCode, ours: LearnerCode, case: Case, index: int, 
         want = call(ours, our_args)
         if draws:
             random.seed(seed)
-        with calling(what if attempt == 0 else f"{what}, a second time on the same input"):
-            got = call(code, their_args)
+        asked = what if attempt == 0 else f"{what}, a second time on the same input"
+        try:
+            with calling(asked):
+                got = call(code, their_args)
+        except Exception as error:  # noqa: BLE001 - told with what ours gives for the same input
+            if isinstance(error, CheckFailed) or (index, attempt) == (0, 0):
+                raise  # an error on the very first call is an error of the code, as anywhere
+            line = learner_line(error, code)
+            at = f" (line {line} of your code)" if line is not None else ""
+            fail(f"`{asked}`{about} raised {type(error).__name__}: {_quoted(error)}{at}, where ours "
+                 f"returns {shown(plain(want))}.")
         answers.append(got)
         problem = compare(got, want)
         if problem and attempt == 0:

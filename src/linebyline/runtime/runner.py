@@ -291,6 +291,16 @@ def rerun(code: LearnerCode, files: Mapping[str, str]) -> LearnerCode:
     return _execute(program, files)
 
 
+def learner_line(error: BaseException, code: LearnerCode) -> int | None:
+    """The line of the learner's file where ``error`` happened (the innermost), or None.
+
+    For checks that catch an error of the learner's code themselves (from ``rerun``, say) and
+    tell it in their own words.
+    """
+    program = code._program
+    return _learner_line(error.__traceback__, program.filename) if program else None
+
+
 def reference(code: LearnerCode) -> LearnerCode:
     """The lesson's reference solution, run once in a namespace of its own: its top-level names.
 

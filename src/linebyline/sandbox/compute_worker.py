@@ -1,6 +1,7 @@
 """The child process of linebyline.sandbox.compute(): runs a lesson's solution, then one piece of code.
 
-Reads one JSON job on stdin ({"solution", "items": [{"code", "name"}]}) and writes one JSON
+Reads one JSON job on stdin ({"solution", "items": [{"code", "name", "then"?}], "library"}) and
+writes one JSON
 object on stdout: {"results": [{"value": ...} or {"error": "..."}]}. Each item gets the solution's
 state as if freshly run, so no item can disturb another: where the system can fork, the
 solution runs once and each item runs in a forked copy of that state (a lesson has a dozen
@@ -54,7 +55,7 @@ def _solved(solution: str) -> dict[str, Any]:
     return namespace
 
 
-def _item(namespace: dict[str, Any], code: str, name: str) -> dict[str, Any]:
+def _value(namespace: dict[str, Any], code: str, name: str) -> dict[str, Any]:
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             exec(compile(code, "compute", "exec"), namespace)
@@ -65,22 +66,33 @@ def _item(namespace: dict[str, Any], code: str, name: str) -> dict[str, Any]:
         return _error(error)
 
 
-def _run(solution: str, code: str, name: str) -> dict[str, Any]:
+def _item(namespace: dict[str, Any], item: dict[str, Any]) -> dict[str, Any]:
+    """One item's result; with "then", its second piece of code runs in the same namespace
+    afterwards (a lesson's facts, which may quote its widget's data), its result under "then"."""
+    result = _value(namespace, item["code"], item["name"])
+    then = item.get("then")
+    if then:
+        result["then"] = (_value(namespace, then["code"], then["name"]) if "error" not in result
+                          else {"error": "the code it follows failed"})
+    return result
+
+
+def _run(solution: str, item: dict[str, Any]) -> dict[str, Any]:
     try:
         namespace = _solved(solution)
     except Exception as error:
         return _error(error)
-    return _item(namespace, code, name)
+    return _item(namespace, item)
 
 
-def _forked(namespace: dict[str, Any], code: str, name: str) -> dict[str, Any]:
+def _forked(namespace: dict[str, Any], item: dict[str, Any]) -> dict[str, Any]:
     """One item in a forked copy of the solved state; its result comes back through a pipe."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: run the item, send the result, leave without cleanup
         os.close(read)
         try:
-            data = json.dumps(_item(namespace, code, name)).encode()
+            data = json.dumps(_item(namespace, item)).encode()
         except BaseException as error:  # noqa: BLE001 - whatever happens, the parent hears
             data = json.dumps({"error": f"{type(error).__name__}: {error}"}).encode()
         with os.fdopen(write, "wb") as pipe:
@@ -99,8 +111,10 @@ def _forked(namespace: dict[str, Any], code: str, name: str) -> dict[str, Any]:
 def main() -> None:
     job = json.loads(sys.stdin.read())
     items = job["items"]
+    if job.get("library"):  # the course's own modules, shared by its lessons' computations
+        sys.path.insert(0, job["library"])
     if not hasattr(os, "fork") or len(items) < 2:
-        results = [_run(job["solution"], item["code"], item["name"]) for item in items]
+        results = [_run(job["solution"], item) for item in items]
     else:
         try:
             namespace = _solved(job["solution"])
@@ -108,7 +122,7 @@ def main() -> None:
             results = [_error(error) for _ in items]
         else:
             sys.stdout.flush()
-            results = [_forked(namespace, item["code"], item["name"]) for item in items]
+            results = [_forked(namespace, item) for item in items]
     sys.stdout.write(json.dumps({"results": results}))
 
 

@@ -1,7 +1,8 @@
 """Who may teach: staff see every class and everyone's figures; a teacher sees their classes.
 
-Creating a class needs staff status or the "Can add class" permission (given in the admin, to a
-user or to a group of teachers).
+Creating a class needs staff status or the "Can add class" permission: `linebyline teacher add`
+and a staff member's invite link give it (through the "Teachers" group, roles.py), and so can the
+admin. A class's teachers (its creator and the co-teachers they add) all see and manage it.
 """
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.http import Http404
 
 from .models import Classroom
+from .roles import is_teacher
 
 
 def can_create_classes(user: AbstractBaseUser | AnonymousUser) -> bool:
-    return bool(user.is_authenticated and (user.is_staff or user.has_perm("teaching.add_classroom")))
+    return bool(user.is_authenticated and is_teacher(user))
 
 
 def can_teach(user: AbstractBaseUser | AnonymousUser) -> bool:

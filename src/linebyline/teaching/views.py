@@ -1,5 +1,7 @@
-"""Pages for teachers (/teach/...) and for learners joining or leaving a class (/classes/...; a
-learner's classes are listed, with a join form, on their account page)."""
+"""The teacher's pages (/teach/...): their classes, a class at a glance (who is stuck, the
+learners × lessons grid, the figures per lesson), one learner's work, one lesson's figures, the
+CSV files; for staff, the same figures for everyone. Changing a class is in manage.py, joining
+and leaving in membership.py."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -9,22 +11,20 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
-from django_ratelimit.core import is_ratelimited
 
 from ..course import CourseErrors, Lesson
 from ..web.pages import CourseView, current, lesson_url
-from . import stats
+from . import attempts, csv_files, grid, stats
 from .access import can_create_classes, can_teach, classroom_for, taught_classes
-from .forms import ClassForm, JoinForm, PeriodForm
-from .models import Classroom, Membership, new_join_code
+from .forms import ClassForm, PeriodForm
+from .models import Classroom, new_join_code
+from .scope import Scope, class_scope, everyone_scope
 
-JOIN_RATE = "20/h"  # per account: a code cannot be guessed by trying
 
-
-def _view() -> CourseView:
+def course_view() -> CourseView:
     try:
         return current.get()
     except CourseErrors:
@@ -32,46 +32,56 @@ def _view() -> CourseView:
             from None
 
 
-def _not_a_teacher(request: HttpRequest) -> HttpResponse:
-    return render(request, "teaching/not_a_teacher.html", {"view": _view()}, status=403)
+def not_a_teacher(request: HttpRequest) -> HttpResponse:
+    return render(request, "teaching/not_a_teacher.html", {"view": course_view()}, status=403)
 
 
 def _period(request: HttpRequest) -> tuple[PeriodForm, str]:
     form = PeriodForm(request.GET or None)
-    return form, form.chosen() if request.GET else "all"
+    return form, form.chosen() if "period" in request.GET else "all"
 
 
-# --- teachers -------------------------------------------------------------------------------
+def _stuck(classroom: Classroom) -> int:
+    view = course_view()
+    cells = grid.cells_for(class_scope(classroom, "all"), {lesson.number for lesson in view.lessons})
+    return sum(cell.stuck is not None for cell in cells.values())
+
+
+def _home(request: HttpRequest, form: ClassForm, status: int = 200) -> HttpResponse:
+    classes = taught_classes(request.user).distinct().prefetch_related("teachers")
+    rows = [{"classroom": c, "learners": c.membership_set.filter(left=None).count(),
+             # Who is stuck, for the classes this teacher teaches (staff see every class: only
+             # their own are counted here, each class's page has the rest).
+             "stuck": _stuck(c) if c.archived is None and request.user in c.teachers.all() else None}
+            for c in classes]
+    return render(request, "teaching/home.html", {
+        "view": course_view(), "form": form, "can_create": can_create_classes(request.user),
+        "classes": [row for row in rows if row["classroom"].archived is None],
+        "archived": [row for row in rows if row["classroom"].archived is not None]}, status=status)
+
 
 @login_required
 @require_safe
 def teach_home(request: HttpRequest) -> HttpResponse:
     if not can_teach(request.user):
-        return _not_a_teacher(request)
-    classes = taught_classes(request.user).distinct().prefetch_related("teachers")
-    rows = [{"classroom": c, "learners": c.learners.count()} for c in classes]
-    return render(request, "teaching/home.html", {
-        "view": _view(), "classes": rows, "form": ClassForm(),
-        "can_create": can_create_classes(request.user)})
+        return not_a_teacher(request)
+    return _home(request, ClassForm())
 
 
 @login_required
 @require_POST
 def create_class(request: HttpRequest) -> HttpResponse:
     if not can_create_classes(request.user):
-        return _not_a_teacher(request)
-    view = _view()
+        return not_a_teacher(request)
     form = ClassForm(request.POST)
     if not form.is_valid():
-        classes = taught_classes(request.user).distinct()
-        return render(request, "teaching/home.html", {
-            "view": view, "classes": [{"classroom": c, "learners": c.learners.count()} for c in classes],
-            "form": form, "can_create": True}, status=400)
+        return _home(request, form, status=400)
     for _ in range(5):  # a fresh code is almost never taken; if it is, draw again
         try:
             with transaction.atomic():
                 classroom = Classroom.objects.create(name=form.cleaned_data["name"],
-                                                     course=view.course.slug, join_code=new_join_code())
+                                                     course=course_view().course.slug,
+                                                     join_code=new_join_code())
         except IntegrityError:
             continue
         classroom.teachers.add(request.user)
@@ -81,14 +91,16 @@ def create_class(request: HttpRequest) -> HttpResponse:
     raise RuntimeError("could not draw an unused join code")
 
 
-def _overview(request: HttpRequest, scope: stats.Scope, period_form: PeriodForm,
-              lesson_link: Callable[[str], str], extra: dict[str, Any]) -> HttpResponse:
-    view = _view()
-    rows = stats.lesson_rows(scope, view.lessons)
-    for row in rows:
-        row["url"] = lesson_link(row["lesson"].number)
-    funnels = stats.module_funnels(scope, view.course, rows)
-    charts = [{
+def _figures(scope: Scope, view: CourseView) -> dict[str, Any]:
+    """The cells of the grid and the figures folded from them, for the scope's lessons."""
+    cells = grid.cells_for(scope, {lesson.number for lesson in view.lessons})
+    rows = stats.lesson_rows(scope, view.lessons, cells)
+    funnels = stats.module_funnels(view.course, rows, cells)
+    return {"cells": cells, "rows": rows, "funnels": funnels}
+
+
+def _charts(funnels: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{
         "id": f"funnel-{funnel['module'].number}", "kind": "bars",
         "title": f"Module {funnel['module'].number}: learners per lesson",
         "labels": [step["number"] for step in funnel["steps"]],
@@ -96,39 +108,72 @@ def _overview(request: HttpRequest, scope: stats.Scope, period_form: PeriodForm,
                     "values": [step["started"] for step in funnel["steps"]]},
                    {"label": "done", "color": "--chart-done",
                     "values": [step["done"] for step in funnel["steps"]]}],
-    } for funnel in funnels]
-    by_module = {funnel["module"].number: [r for r in rows if r["lesson"].module == funnel["module"].number]
-                 for funnel in funnels}
-    for funnel in funnels:
-        funnel["rows"] = by_module[funnel["module"].number]
-    return render(request, "teaching/overview.html", {
-        "view": view, "scope": scope, "period_form": period_form,
-        "period_text": stats.PERIODS[scope.period], "funnels": funnels, "charts": charts, **extra})
+    } for funnel in funnels if funnel["active"]]
+
+
+def _module_tables(request: HttpRequest, scope: Scope, figures: dict[str, Any],
+                   lesson_link: Callable[[str], str]) -> dict[str, Any]:
+    for row in figures["rows"]:
+        row["url"] = lesson_link(row["lesson"].number)
+    funnels = figures["funnels"]
+    return {"funnels": [f for f in funnels if f["active"]], "quiet": [f for f in funnels if not f["active"]],
+            "charts": _charts(funnels), "period_text": stats.PERIODS[scope.period]}
+
+
+def _undo_offers(request: HttpRequest, classroom: Classroom, scope: Scope) -> dict[str, Any]:
+    """Right after removing a learner or replacing the join code, the page offers to undo it."""
+    offers: dict[str, Any] = {}
+    removed = request.GET.get("removed", "")
+    if removed.isdigit():
+        member = grid.member_of(scope.members, int(removed))
+        if member is not None and member.left is not None:
+            offers["removed"] = member
+    if request.GET.get("new_code") and classroom.previous_code:
+        offers["previous_code"] = f"{classroom.previous_code[:4]}-{classroom.previous_code[4:]}"
+    return offers
 
 
 @login_required
 @require_safe
 def class_overview(request: HttpRequest, pk: int) -> HttpResponse:
     classroom = classroom_for(request.user, pk)
+    view = course_view()
     form, period = _period(request)
-    scope = stats.class_scope(classroom, period)
+    scope = class_scope(classroom, period)
+    figures = _figures(scope, view)
+    order = {lesson.number: index for index, lesson in enumerate(view.lessons)}
+    # The grid's lessons: those of every module someone worked in (before anyone did: the first).
+    active = [funnel for funnel in figures["funnels"] if funnel["active"]] or figures["funnels"][:1]
+    columns = [row["lesson"] for funnel in active for row in funnel["rows"]]
+    sort = request.GET.get("sort", "name")
+    people = grid.sorted_rows(grid.member_rows(scope, figures["cells"], [c.number for c in columns]), sort)
     join_url = request.build_absolute_uri(reverse("join-class") + f"?code={classroom.shown_code}")
-    return _overview(request, scope, form, lambda number: reverse("teach-class-lesson", args=[pk, number]), {
-        "classroom": classroom, "join_url": join_url, "roster": stats.roster(classroom, period),
-        "teachers": classroom.teachers.order_by("username")})
+    return render(request, "teaching/class.html", {
+        "view": view, "scope": scope, "classroom": classroom, "period_form": form,
+        "join_url": join_url, "teachers": classroom.teachers.order_by("username"),
+        "columns": columns, "people": people, "sort": sort if sort in grid.SORTS else "name",
+        "sorts": [(key, label) for key, (label, _) in grid.SORTS.items()],
+        "stuck": grid.stuck_list(scope, figures["cells"], order),
+        "staying": sum(member.left is None for member in scope.members),
+        "left_count": sum(member.left is not None for member in scope.members),
+        **_undo_offers(request, classroom, scope),
+        **_module_tables(request, scope, figures, lambda n: reverse("teach-class-lesson", args=[pk, n]))})
 
 
 @login_required
 @require_safe
 def everyone_overview(request: HttpRequest) -> HttpResponse:
     if not request.user.is_staff:
-        return _not_a_teacher(request)
+        return not_a_teacher(request)
+    view = course_view()
     form, period = _period(request)
-    scope = stats.everyone_scope(_view().course, period)
+    scope = everyone_scope(view.course, period)
     learners = scope.events.values("learner").distinct().count()
     signed_in = scope.events.filter(user__isnull=False).values("learner").distinct().count()
-    return _overview(request, scope, form, lambda number: reverse("teach-everyone-lesson", args=[number]),
-                     {"learners": learners, "signed_in": signed_in})
+    figures = _figures(scope, view)
+    return render(request, "teaching/overview.html", {
+        "view": view, "scope": scope, "period_form": form, "learners": learners, "signed_in": signed_in,
+        **_module_tables(request, scope, figures, lambda n: reverse("teach-everyone-lesson", args=[n]))})
 
 
 def _lesson(view: CourseView, number: str) -> Lesson:
@@ -138,19 +183,32 @@ def _lesson(view: CourseView, number: str) -> Lesson:
     return lesson
 
 
-def _lesson_page(request: HttpRequest, scope: stats.Scope, lesson: Lesson, period_form: PeriodForm,
+def _lesson_page(request: HttpRequest, scope: Scope, lesson: Lesson, period_form: PeriodForm,
                  extra: dict[str, Any]) -> HttpResponse:
-    view = _view()
-    row = stats.lesson_rows(scope, [lesson])[0]
+    view = course_view()
+    cells = grid.cells_for(scope, {lesson.number})
+    row = stats.lesson_rows(scope, [lesson], cells)[0]
     failing = stats.failing_checks(scope, lesson)
-    chart = {"id": "failures", "kind": "bars", "title": "Checked runs in which each check failed",
+    chart = {"id": "failures", "kind": "bars", "title": "Checked runs in which each check failed first",
              "labels": [str(check["index"]) for check in failing["checks"]],
              "series": [{"label": "runs failed", "color": "--chart-failed",
                          "values": [check["runs"] for check in failing["checks"]]}]}
+    people, waiting = [], []
+    if scope.classroom is not None:
+        # Who needs the teacher first: stuck, then trying, then the rest; who has not started, apart.
+        need = {grid.TRYING: 1, grid.SOLUTION: 2, grid.DONE: 3}
+        for member in scope.members:
+            cell = cells.get((member.learner, lesson.number))
+            (people if cell else waiting).append({"member": member, "cell": cell})
+        people.sort(key=lambda p: (p["cell"].stuck is None, need[p["cell"].state], p["member"].name.lower()))
+        members = scope.by_learner
+        for check in failing["checks"]:
+            check["names"] = sorted(members[key].name for key in check["who"] if key in members)
     return render(request, "teaching/lesson.html", {
         "view": view, "scope": scope, "lesson": lesson, "row": row, "failing": failing,
-        "help": stats.help_used(scope, lesson), "feedback": stats.feedback_for(scope, lesson),
-        "charts": [chart] if failing["runs"] else [], "period_form": period_form,
+        "help": stats.help_used(lesson, cells), "feedback": stats.feedback_for(scope, lesson),
+        "charts": [chart] if failing["runs"] else [], "period_form": period_form, "people": people,
+        "waiting": waiting,
         "period_text": stats.PERIODS[scope.period], "lesson_url": lesson_url(lesson), **extra})
 
 
@@ -158,9 +216,9 @@ def _lesson_page(request: HttpRequest, scope: stats.Scope, lesson: Lesson, perio
 @require_safe
 def class_lesson(request: HttpRequest, pk: int, number: str) -> HttpResponse:
     classroom = classroom_for(request.user, pk)
-    lesson = _lesson(_view(), number)
+    lesson = _lesson(course_view(), number)
     form, period = _period(request)
-    return _lesson_page(request, stats.class_scope(classroom, period), lesson, form, {
+    return _lesson_page(request, class_scope(classroom, period), lesson, form, {
         "classroom": classroom, "back": reverse("teach-class", args=[pk])})
 
 
@@ -168,89 +226,60 @@ def class_lesson(request: HttpRequest, pk: int, number: str) -> HttpResponse:
 @require_safe
 def everyone_lesson(request: HttpRequest, number: str) -> HttpResponse:
     if not request.user.is_staff:
-        return _not_a_teacher(request)
-    lesson = _lesson(_view(), number)
+        return not_a_teacher(request)
+    lesson = _lesson(course_view(), number)
     form, period = _period(request)
-    return _lesson_page(request, stats.everyone_scope(_view().course, period), lesson, form,
+    return _lesson_page(request, everyone_scope(course_view().course, period), lesson, form,
                         {"back": reverse("teach-everyone")})
 
 
 @login_required
-@require_POST
-def new_code(request: HttpRequest, pk: int) -> HttpResponse:
+@require_safe
+def learner_page(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
     classroom = classroom_for(request.user, pk)
-    old = classroom.shown_code
-    for _ in range(5):
-        classroom.join_code = new_join_code()
-        try:
-            with transaction.atomic():
-                classroom.save(update_fields=["join_code"])
-        except IntegrityError:
-            continue
-        messages.success(request, f"The join code is now {classroom.shown_code}; {old} no longer works. "
-                                  "Learners already in the class stay in it.")
-        return redirect("teach-class", pk=pk)
-    raise RuntimeError("could not draw an unused join code")
-
-
-@login_required
-@require_POST
-def remove_learner(request: HttpRequest, pk: int) -> HttpResponse:
-    classroom = classroom_for(request.user, pk)
-    user_id = request.POST.get("user", "")
-    if not user_id.isdigit():
+    view = course_view()
+    scope = class_scope(classroom, "all")
+    member = grid.member_of(scope.members, user_id)
+    if member is None:
         raise Http404("No such learner in this class")
-    membership = get_object_or_404(Membership, classroom=classroom, user_id=int(user_id))
-    name = membership.user.get_username()
-    membership.delete()
-    messages.success(request, f"{name} is no longer in “{classroom.name}”. They can join again with "
-                              "the join code: make a new one if they should not.")
-    return redirect("teach-class", pk=pk)
-
-
-# --- learners ---------------------------------------------------------------------------------
-
-def _tried_too_many_codes(request: HttpRequest) -> bool:
-    """One limiter for every code tried, whether by the join page (?code=...) or its form: the
-    page names the class a right code belongs to, so it must not be a cheaper way to guess."""
-    return is_ratelimited(request, group="join-class", key="user", rate=JOIN_RATE, increment=True)
-
-
-@login_required
-def join_class(request: HttpRequest) -> HttpResponse:
-    view = _view()
-    if request.method == "POST":
-        form = JoinForm(request.POST)
-    elif request.method in ("GET", "HEAD"):
-        form = JoinForm(request.GET if "code" in request.GET else None)
-    else:
-        return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
-    classroom = None
-    if form.is_bound and _tried_too_many_codes(request):
-        form.is_valid()
-        form.add_error(None, "You have tried many join codes in the last hour. Check the code with "
-                             "your teacher, then try again later.")
-        return render(request, "teaching/join.html", {"view": view, "form": form}, status=429)
-    if form.is_bound and form.is_valid():
-        classroom = Classroom.objects.filter(join_code=form.cleaned_data["code"]).first()
-        if classroom is None:
-            form.add_error("code", "No class has this join code. Check it with your teacher: "
-                                   "it may have been replaced by a new one.")
-    if request.method == "POST" and classroom is not None:
-        _, made = Membership.objects.get_or_create(classroom=classroom, user=request.user)
-        messages.success(request, f"You have joined “{classroom.name}”." if made
-                         else f"You are already in “{classroom.name}”.")
-        return redirect(reverse("accounts:account") + "#classes")
-    status = 400 if request.method == "POST" else 200
-    return render(request, "teaching/join.html", {
-        "view": view, "form": form, "classroom": classroom}, status=status)
+    numbers = [lesson.number for lesson in view.lessons]
+    cells = grid.cells_for(scope, set(numbers))
+    only = request.GET.get("lesson")
+    if only is not None and view.course.lesson(only) is None:
+        raise Http404("No such lesson")
+    order = {number: index for index, number in enumerate(numbers)}
+    summary = [{"lesson": lesson, "cell": cells[(member.learner, lesson.number)]}
+               for lesson in view.lessons if (member.learner, lesson.number) in cells]
+    titles = {lesson.number: lesson.title for lesson in view.lessons}
+    lessons = attempts.lessons_of(scope.events, member.learner, only, order)
+    for lesson in lessons:
+        lesson["title"] = titles.get(lesson["number"], "")
+    return render(request, "teaching/learner.html", {
+        "view": view, "classroom": classroom, "member": member, "summary": summary, "only": only,
+        "done": sum(item["cell"].done for item in summary), "lessons": lessons})
 
 
 @login_required
-@require_POST
-def leave_class(request: HttpRequest, pk: int) -> HttpResponse:
-    membership = get_object_or_404(Membership, classroom_id=pk, user=request.user)
-    name = membership.classroom.name
-    membership.delete()
-    messages.success(request, f"You have left “{name}”. Its teachers no longer see your work.")
-    return redirect(reverse("accounts:account") + "#classes")
+@require_safe
+def grid_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    classroom = classroom_for(request.user, pk)
+    view = course_view()
+    _, period = _period(request)
+    scope = class_scope(classroom, period)
+    numbers = [lesson.number for lesson in view.lessons]
+    cells = grid.cells_for(scope, set(numbers))
+    rows = grid.sorted_rows(grid.member_rows(scope, cells, numbers), "name")
+    return csv_files.grid_csv(scope, numbers, rows)
+
+
+@login_required
+@require_safe
+def attempts_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    classroom = classroom_for(request.user, pk)
+    _, period = _period(request)
+    scope = class_scope(classroom, period)
+    members = scope.members
+    wanted = request.GET.get("learner", "")
+    if wanted.isdigit():
+        members = [m for m in members if m.user.pk == int(wanted)]
+    return csv_files.attempts_csv(scope, members)

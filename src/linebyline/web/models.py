@@ -11,13 +11,17 @@ class LessonFeedback(models.Model):
     clear = models.BooleanField(help_text="did the learner find the lesson clear?")
     comment = models.TextField(blank=True, max_length=COMMENT_LIMIT)
     user = models.ForeignKey("auth.User", null=True, blank=True, on_delete=models.SET_NULL)
+    # Who answered, as the teaching app's events name them ("u<id>", "b<browser id>"; empty when
+    # the form came without the browser's id): each learner's latest answer counts once.
+    learner = models.CharField(max_length=40, blank=True)
     created = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
         ordering = ["-created"]
         verbose_name = "lesson feedback"
         verbose_name_plural = "lesson feedback"
-        indexes = [models.Index(fields=["course", "lesson"])]
+        indexes = [models.Index(fields=["course", "lesson"]),
+                   models.Index(fields=["course", "learner", "lesson"])]
 
     def __str__(self) -> str:
         return f"{self.course} {self.lesson}: {'clear' if self.clear else 'not clear'}"

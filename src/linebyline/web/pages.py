@@ -82,7 +82,7 @@ class CourseView:
         keeper = module.lessons[-1].number
         return self._questions(module.review.quiz, f"review{module.number}",
                                self.computed_review(module),
-                               {"lesson": keeper, "touch": False})
+                               {"lesson": keeper, "touch": False}, module)
 
     def widget_params(self, lesson: Lesson) -> dict[str, Any]:
         params = dict(lesson.explore.params)
@@ -106,19 +106,28 @@ class CourseView:
         return [{"label": f"{a}–{b}" if a != b else f"{a}",
                  "url": self.course.original_lines_url(a, b)} for a, b in lesson.original]
 
-    def html(self, text: str, lesson: Lesson | None = None) -> str:
+    def facts(self, owner: Lesson | Module | None) -> tuple[str, dict[str, Any]]:
+        """The facts a text of ``owner`` (a lesson, or a module for its review) may quote, and
+        a key naming whose they are ("" when there are none)."""
+        if isinstance(owner, Lesson) and owner.facts:
+            return owner.number, self.computed(owner).facts
+        if isinstance(owner, Module) and owner.review is not None and owner.review.facts:
+            return f"review {owner.number}", self.computed_review(owner).facts
+        return "", {}
+
+    def html(self, text: str, owner: Lesson | Module | None = None) -> str:
         """Markdown rendered once per content version, however many pages show it: the
-        lesson's facts filled in, and references to other lessons linked (or "coming soon")."""
-        facts = self.computed(lesson).facts if lesson is not None and lesson.facts else {}
-        key = (text, lesson.number if facts and lesson else "")
+        facts of its lesson (or review) filled in, and references to other lessons linked (or
+        marked "coming soon")."""
+        whose, facts = self.facts(owner)
+        key = (text, whose)
         if key not in self._html:
             self._html[key] = self.link_lessons(markdown(fill_facts(text, facts)))
         return self._html[key]
 
-    def inline(self, text: str, lesson: Lesson | None = None) -> str:
+    def inline(self, text: str, owner: Lesson | Module | None = None) -> str:
         """One line of Markdown, as :meth:`html` does it, without a paragraph around it."""
-        facts = self.computed(lesson).facts if lesson is not None and lesson.facts else {}
-        return self.link_lessons(inline_markdown(fill_facts(text, facts)))
+        return self.link_lessons(inline_markdown(fill_facts(text, self.facts(owner)[1])))
 
     def link_lessons(self, html: str) -> str:
         """"lesson 8.1" as a link to it, or marked "coming soon" while it is only planned.
@@ -250,7 +259,8 @@ class CourseView:
                                {"lesson": lesson.number}, lesson)
 
     def _questions(self, quiz: tuple, prefix: str, computed: Computed,
-                   extra: dict[str, Any], lesson: Lesson | None = None) -> list[dict[str, Any]]:
+                   extra: dict[str, Any], lesson: Lesson | Module | None = None
+                   ) -> list[dict[str, Any]]:
         questions = []
         for index, question in enumerate(quiz):
             item: dict[str, Any] = {"id": f"{prefix}-q{index + 1}", "kind": question.kind,
@@ -269,8 +279,8 @@ class CourseView:
             questions.append(item)
         return questions
 
-    def quiz_view(self, quiz: tuple, data: list[dict[str, Any]], lesson: Lesson | None = None
-                  ) -> list[dict[str, Any]]:
+    def quiz_view(self, quiz: tuple, data: list[dict[str, Any]],
+                  lesson: Lesson | Module | None = None) -> list[dict[str, Any]]:
         """What the quiz template shows: each question's prompt and choices as inline HTML."""
         return [{"id": item["id"], "kind": question.kind,
                  "prompt": self.inline(question.prompt, lesson),

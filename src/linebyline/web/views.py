@@ -1,6 +1,8 @@
 """The pages and the few JSON endpoints the browser code needs."""
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
@@ -10,6 +12,7 @@ from django.templatetags.static import static
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_POST, require_safe
+from django_ratelimit.core import is_ratelimited
 from django_ratelimit.decorators import ratelimit
 
 from ..course import CourseErrors
@@ -18,7 +21,11 @@ from .forms import FeedbackForm
 from .models import LessonFeedback
 from .pages import current, lesson_url, runtime_sources
 
-FEEDBACK_RATE = "10/h"  # per address: plenty for a learner, too few for a flood
+# Per learner (the account, or the browser's random id): plenty to answer every lesson and
+# change one's mind; per address a ceiling that a class of 30 behind one school address stays under.
+FEEDBACK_RATE_PER_LEARNER = "20/h"
+FEEDBACK_RATE_PER_ADDRESS = "600/h"
+BROWSER_ID = re.compile(r"^[0-9a-f]{32}$")
 
 
 def _course_or_error(request: HttpRequest):
@@ -138,16 +145,33 @@ def module_review(request: HttpRequest, number: int) -> HttpResponse:
     lines = sorted({n for lesson in module.lessons for n in view.learned_lines(lesson)})
     return render(request, "linebyline/review.html", {
         "view": view, "module": module, "lessons": lessons, "quiz_data": quiz_data,
-        "summary": view.html(module.review.summary) if module.review else "",
-        "review_quiz": view.quiz_view(module.review.quiz, review_quiz) if module.review else [],
+        "summary": view.html(module.review.summary, module) if module.review else "",
+        "review_quiz": (view.quiz_view(module.review.quiz, review_quiz, module)
+                        if module.review else []),
         "line_count": len(lines),
         "rows": [row for row in view.program_rows() if row["number"] in lines],
         "next_module": view.next_module(module)})
 
 
+def feedback_learner(request: HttpRequest) -> str:
+    """Who answers, as the teaching app names learners: "u<id>" signed in, "b<browser id>" for an
+    anonymous browser that sent its id (the page does), "" when nothing says."""
+    if request.user.is_authenticated:
+        return f"u{request.user.pk}"
+    browser = request.POST.get("browser", "")
+    return f"b{browser}" if BROWSER_ID.match(browser) else ""
+
+
+def _too_much_feedback(message: str) -> JsonResponse:
+    return JsonResponse({"errors": {"__all__": [message]}}, status=429)
+
+
 @require_POST
-@ratelimit(key="ip", rate=FEEDBACK_RATE, method="POST", block=True)
+@ratelimit(key="ip", rate=lambda group, request: FEEDBACK_RATE_PER_ADDRESS, method="POST", block=False)
 def feedback(request: HttpRequest, number: str) -> HttpResponse:
+    if getattr(request, "limited", False):
+        return _too_much_feedback("Thank you — we have had very many answers from your network "
+                                  "in the last hour. Please try again later.")
     view, error = _course_or_error(request)
     if error:
         return JsonResponse({"error": "the course has errors"}, status=500)
@@ -159,9 +183,15 @@ def feedback(request: HttpRequest, number: str) -> HttpResponse:
     if not form.is_valid():
         errors = {field: [str(e) for e in errs] for field, errs in form.errors.items()}
         return JsonResponse({"errors": errors}, status=400)
+    learner = feedback_learner(request)
+    if learner and is_ratelimited(request, group="linebyline.feedback.learner",
+                                  key=lambda group, r: learner, rate=FEEDBACK_RATE_PER_LEARNER,
+                                  method="POST", increment=True):
+        return _too_much_feedback("Thank you — we have had a lot of answers from you in the last "
+                                  "hour. Please try again later.")
     LessonFeedback.objects.create(
         course=view.course.slug, lesson=lesson.number, clear=form.cleaned_data["clear"],
-        comment=form.cleaned_data["comment"],
+        comment=form.cleaned_data["comment"], learner=learner,
         user=request.user if request.user.is_authenticated else None,
     )
     if wants_json:
@@ -170,9 +200,9 @@ def feedback(request: HttpRequest, number: str) -> HttpResponse:
 
 
 def rate_limited(request: HttpRequest, exception: Exception) -> JsonResponse:
+    """What a view rate-limited with block=True answers (RATELIMIT_VIEW)."""
     return JsonResponse({"errors": {"__all__": [
-        "Thank you — we have had a lot of feedback from you already. Please try again later."]}},
-        status=429)
+        "Too many requests in a short time. Please try again later."]}}, status=429)
 
 
 @require_safe

@@ -1,5 +1,5 @@
 """Lesson 1.2, half done: math is imported, the seed is still missing."""
-# expect: fail | random is seeded with 42 before the shuffle | Is random.seed(42) missing?
+# expect: fail | random is seeded with 42 before the shuffle | Is there a seed before the shuffle?
 import math
 import random
 

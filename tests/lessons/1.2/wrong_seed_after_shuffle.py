@@ -1,5 +1,5 @@
 """Lesson 1.2, wrong: the seed comes after the shuffle, so the shuffle is not fixed."""
-# expect: fail | random is seeded with 42 before the shuffle | move random.seed(42) above
+# expect: fail | random is seeded with 42 before the shuffle | so the shuffle drew its numbers before the seed was set
 import math
 import random
 

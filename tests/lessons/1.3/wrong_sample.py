@@ -1,5 +1,5 @@
 """Lesson 1.3, wrong: random.sample mixes the names, but not in the order shuffle gives."""
-# expect: fail | docs is in the order random.seed(42) gives | not in the order that random.shuffle(docs) gives
+# expect: fail | docs is in the order random.seed(42) gives | not in the order one shuffle of docs gives
 import random
 
 random.seed(42)  # same seed, same shuffle, same weights, same names

@@ -1,5 +1,5 @@
 """Lesson 2.4, a mistake: `continue` instead of `break` at BOS."""
-# expect: fail | a name ends at the first BOS | leave the loop with `break`
+# expect: fail | a name ends at the first BOS | went on drawing instead of ending the name there
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

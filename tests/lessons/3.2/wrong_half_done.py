@@ -1,5 +1,5 @@
 """Lesson 3.2, half done: wrapping, negation and __radd__ written, subtraction not yet."""
-# expect: fail | subtraction both ways | Write __sub__
+# expect: fail | subtraction both ways | looks for a method __sub__ in the class
 class Value:
     def __init__(self, data, children=(), local_grads=()):
         self.data = data

@@ -1,61 +1,80 @@
-# A learner's file for lesson 4.5: dh made, but no share added yet
-# expect: fail | a number used by two logits gets two shares | Nothing was added into dh
-# Many paths add up, on the miniature of train1.py's last layer from 4.4.
+# A learner's file for lesson 4.5: the rate not written yet
+# expect: fail | x ** 2 adds up two paths, like x * x | recorded no local rate yet
+# Many paths add up, in the Value of module 3.
 #
-# logits[i] = sum over j of fc2[i][j] * h[j]: every number h[j] is used by every logit, so it
-# reaches the loss along one path per logit. Its gradient, dh[j], is the sum of their shares.
-weights = {'mlp_fc2': [[0.5, -1.0, 0.25], [-0.5, 2.0, 1.0]]}
+# Your backward() of lesson 4.4 hands each child local_grad * node.grad, with +=: a Value used by
+# several others collects one share per path. Here you write the local rate that pow records,
+# and see that it, too, is many paths added up: x ** 3 is x * x * x, three paths from x.
 
 
-def linear(x, w):
-    return [sum(wi * xi for wi, xi in zip(row, x)) for row in w]
+# --- the Value of module 3: a number that remembers how it was made ---
+class Value:
+    def __init__(self, data, children=(), local_grads=()):
+        self.data = data                  # the number itself
+        self.grad = 0                     # d(loss)/d(this), filled in by backward()
+        self._children = children         # the Values this one was computed from
+        self._local_grads = local_grads   # d(this)/d(child) for each child, as plain numbers
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data + other.data, (self, other), (1, 1))
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data * other.data, (self, other), (other.data, self.data))
+
+    def __pow__(self, n):
+        return Value(self.data ** n, (self,), ())  # TODO
+
+    def __neg__(self): return self * -1
+    def __radd__(self, other): return self + other
+    def __sub__(self, other): return self + (-other)
+    def __rsub__(self, other): return other + (-self)
+    def __rmul__(self, other): return self * other
+    def __truediv__(self, other): return self * other ** -1
+    def __rtruediv__(self, other): return other * self ** -1
+
+    def backward(self):
+        """For every Value below self: how fast self moves when it moves (kept in grad)."""
+        order, seen = [], set()
+
+        def visit(node):
+            if node not in seen:
+                seen.add(node)
+                for child in node._children:
+                    visit(child)
+                order.append(node)
+
+        visit(self)
+        self.grad = 1  # self moves exactly as fast as itself
+        for node in reversed(order):
+            for child, local_grad in zip(node._children, node._local_grads):
+                child.grad += local_grad * node.grad
 
 
-def fc2_backward(h, dlogits):
-    """The last layer, backwards: a gradient for each weight, and one for each number of h.
-
-    h          the numbers going into the layer: logits = linear(h, weights['mlp_fc2'])
-    dlogits    dlogits[i] is how fast the loss moves when logits[i] moves
-    returns    (the weights' gradients, dh) where dh[j] is how fast the loss moves with h[j]
-    """
-    grads = {'mlp_fc2': [[0.0] * len(h) for _ in dlogits]}
-    dh = [0.0] * len(h)
-    for i, d in enumerate(dlogits):  # logits[i] = sum_j fc2[i][j] * h[j]
-        for j, hj in enumerate(h):
-            grads['mlp_fc2'][i][j] += d * hj
-            pass
-    return grads['mlp_fc2'], dh
-
-
-def loss_of(logits):
-    """4.4's made-up loss for the demo: 0 when logits[0] is 2 and logits[1] is 0."""
-    return (logits[0] - 2) ** 2 + logits[1] ** 2
-
-
-def nudged(loss, row, k, nudge=1e-6):
-    """Lesson 4.2's nudging, for a loss that reads row[k] by itself: the slope at row[k]."""
-    old = row[k]
-    row[k] = old + nudge
-    loss_up = loss()
-    row[k] = old - nudge
-    loss_down = loss()
-    row[k] = old  # put the weight back exactly
-    return (loss_up - loss_down) / (2 * nudge)
+def slope_between(f, x, nudge):  # from lesson 4.1
+    loss_down = f(x - nudge)
+    loss_up = f(x + nudge)
+    slope = (loss_up - loss_down) / (2 * nudge)
+    return slope
 
 
 if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
-    h = [1.0, 0.5, 2.0]
-    logits = linear(h, weights['mlp_fc2'])
-
-    def loss_from_logits():
-        return loss_of(logits)
-
-    def loss_from_h():
-        return loss_of(linear(h, weights['mlp_fc2']))
-
-    dlogits = [nudged(loss_from_logits, logits, i) for i in range(len(logits))]
-    print("dlogits, by nudging each logit:", [round(d, 4) for d in dlogits])
-    _, dh = fc2_backward(h, dlogits)
-    for j in range(len(h)):
-        print(f"h[{j}]:", f"dh[{j}] = {dh[j]:.3f}" if dh else "dh is not made yet",
-              f"   nudging h[{j}] itself: {nudged(loss_from_h, h, j):.3f}")
+    x = Value(2.0)
+    y = (x * 4) * (x + 5)  # x reaches y along two paths: through x * 4 and through x + 5
+    y.backward()
+    print(f"y = (x * 4) * (x + 5) at x = 2: x.grad = {x.grad}   (28 via x * 4, 8 via x + 5)")
+    print(f"  nudging x itself: {slope_between(lambda v: (v * 4) * (v + 5), 2.0, 1e-6):.6f}")
+    for n in (2, 3, -1, 0.5):
+        a, b = Value(2.0), Value(2.0)
+        power = a ** n
+        power.backward()
+        text = f"x ** {n}: x.grad = {a.grad:.6f}"
+        if n in (2, 3):  # n whole: x ** n is x * x * ... * x, n paths from x
+            product = b
+            for _ in range(n - 1):
+                product = product * b
+            product.backward()
+            text += f"   as {' * '.join(['x'] * n)}: x.grad = {b.grad:.6f}"
+        nudged = slope_between(lambda v: v ** n, 2.0, 1e-6)
+        print(f"{text}   nudging: {nudged:.6f}")

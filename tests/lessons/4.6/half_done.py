@@ -1,71 +1,85 @@
-# A learner's file for lesson 4.6: the gate written, the mul lines not yet
-# expect: fail | relu passes d on only where it was on | left every gradient of mlp_fc1 at 0
-# The table of local gradients at work: a miniature of train1.py's first layer, backwards.
+# A learner's file for lesson 4.6: log written, exp and relu still to do
+# expect: fail | exp rises at its own height | recorded no local rate yet
+# The table of local gradients, in the Value of module 3.
 #
-# train1's model starts from the current token's row of numbers, x = weights['wte'][token]. Its
-# first layer makes each hidden number from x with a sum of products, then relu, which keeps a
-# number above 0 and turns anything else into 0:
-#     h[j] = relu(sum over k of fc1[j][k] * x[k]),   where relu(a) = max(0, a)
-# Here there are 3 tokens, x has 2 numbers, and there are 3 hidden numbers.
-weights = {'wte': [[1.0, -0.5], [0.5, 2.0], [-1.0, 1.5]],
-           'mlp_fc1': [[1.0, 0.5], [-2.0, 1.0], [0.5, -0.25]]}
+# add, mul and pow record their local rates already (lessons 4.4 and 4.5). Three operations are
+# still missing a rate: log, exp and relu, the other three rows of the table microgpt needs. With
+# them and your backward(), every gradient of the model follows.
+import math
 
 
-def linear(x, w):
-    return [sum(wi * xi for wi, xi in zip(row, x)) for row in w]
+# --- the Value of module 3: a number that remembers how it was made ---
+class Value:
+    def __init__(self, data, children=(), local_grads=()):
+        self.data = data                  # the number itself
+        self.grad = 0                     # d(loss)/d(this), filled in by backward()
+        self._children = children         # the Values this one was computed from
+        self._local_grads = local_grads   # d(this)/d(child) for each child, as plain numbers
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data + other.data, (self, other), (1, 1))
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data * other.data, (self, other), (other.data, self.data))
+
+    def __pow__(self, n):
+        return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
+
+    def log(self):
+        return Value(math.log(self.data), (self,), (1 / self.data,))
+
+    def exp(self):
+        return Value(math.exp(self.data), (self,), ())
+
+    def relu(self):
+        return Value(max(0, self.data), (self,), ())
+
+    def __neg__(self): return self * -1
+    def __radd__(self, other): return self + other
+    def __sub__(self, other): return self + (-other)
+    def __rsub__(self, other): return other + (-self)
+    def __rmul__(self, other): return self * other
+    def __truediv__(self, other): return self * other ** -1
+    def __rtruediv__(self, other): return other * self ** -1
+
+    def backward(self):
+        """For every Value below self: how fast self moves when it moves (kept in grad)."""
+        order, seen = [], set()
+
+        def visit(node):
+            if node not in seen:
+                seen.add(node)
+                for child in node._children:
+                    visit(child)
+                order.append(node)
+
+        visit(self)
+        self.grad = 1  # self moves exactly as fast as itself
+        for node in reversed(order):
+            for child, local_grad in zip(node._children, node._local_grads):
+                child.grad += local_grad * node.grad
 
 
-def fc1_backward(token, h, dh):
-    """The first layer, backwards: a gradient for every weight of mlp_fc1 and wte.
-
-    token   the current token: x = weights['wte'][token]
-    h       the layer's output, h[j] = relu(sum_k fc1[j][k] * x[k])
-    dh      dh[j] is how fast the loss moves when h[j] moves
-    """
-    x = weights['wte'][token]
-    grads = {'wte': [[0.0] * len(x) for _ in weights['wte']],
-             'mlp_fc1': [[0.0] * len(x) for _ in h]}
-    for j, d in enumerate(dh):  # h[j] = relu(sum_k fc1[j][k] * x[k])
-        if h[j] > 0:            # ReLU lets the gradient through only where it let the signal through
-            for k, xk in enumerate(x):
-                pass
-    return grads
-
-
-def loss_of(h):
-    """A made-up loss for the demo, of the three hidden numbers."""
-    return (h[0] - 1) ** 2 + 2 * h[1] + 3 * h[2]
-
-
-def nudged(loss, row, k, nudge=1e-6):
-    """Lesson 4.2's nudging, for a loss that reads row[k] by itself: the slope at row[k]."""
-    old = row[k]
-    row[k] = old + nudge
-    loss_up = loss()
-    row[k] = old - nudge
-    loss_down = loss()
-    row[k] = old  # put the weight back exactly
-    return (loss_up - loss_down) / (2 * nudge)
+def slope_between(f, x, nudge):  # from lesson 4.1
+    loss_down = f(x - nudge)
+    loss_up = f(x + nudge)
+    slope = (loss_up - loss_down) / (2 * nudge)
+    return slope
 
 
 if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
-    token = 1
-
-    def hidden():
-        return [max(0.0, a) for a in linear(weights['wte'][token], weights['mlp_fc1'])]
-
-    def loss_from_weights():
-        return loss_of(hidden())
-
-    def loss_from_h():
-        return loss_of(h)
-
-    h = hidden()
-    print("h:", h, "(h[2] is 0: relu is off there)")
-    dh = [nudged(loss_from_h, h, j) for j in range(len(h))]
-    print("dh, by nudging each h[j]:", [round(d, 4) for d in dh])
-    grads = fc1_backward(token, h, dh)
-    for name, row, k in [('mlp_fc1', 0, 1), ('mlp_fc1', 2, 0), ('wte', token, 0), ('wte', token, 1)]:
-        direct = nudged(loss_from_weights, weights[name][row], k)
-        print(f"{name}[{row}][{k}]: table and chain rule {grads[name][row][k]:7.3f}"
-              f"   nudging it itself {direct:7.3f}")
+    rows = [("log", 2.0, math.log), ("exp", 1.0, math.exp), ("relu", 1.5, lambda v: max(0, v)),
+            ("relu", -0.5, lambda v: max(0, v))]
+    for name, at, plain in rows:
+        x = Value(at)
+        out = getattr(x, name)()
+        out.backward()
+        nudged = slope_between(plain, at, 1e-6)
+        print(f"{name}({at}): local rate {x.grad:.6f}   nudging: {nudged:.6f}")
+    # the surprise of a count, as in 4.2: L = -log(w / (w + 26)), w used twice
+    w = Value(1.0)
+    L = -(w / (w + 26)).log()
+    L.backward()
+    print(f"-log(w / (w + 26)) at w = 1: w.grad = {w.grad:.6f}   (paths -1 and +1/27)")

@@ -1,5 +1,5 @@
 # A learner's file for lesson 5.5 (Softmax), used by tests/test_learner_files.py:
-# expect: fail | large logits do not overflow | subtracts the smallest
+# expect: fail | large logits do not overflow | the smallest logit, not the biggest
 # subtracts the smallest logit.
 import math
 import random

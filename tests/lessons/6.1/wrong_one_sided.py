@@ -1,5 +1,5 @@
 """Lesson 6.1, wrong: the slope from one side only, (loss_up - loss) / nudge."""
-# expect: fail | nudge_slope measures the central slope | one way only
+# expect: fail | nudge_slope measures the central slope | on one side only
 import math
 import random
 

@@ -1,5 +1,5 @@
 # A learner writes relu's rate as `1.0 if self.data >= 0 else 0.0`: on at exactly 0.
-# expect: fail | relu records 1 or 0 | compare with `self.data > 0`, not `>=`
+# expect: fail | relu records 1 or 0 | the comparison must be false at 0
 # ruff: noqa: E701
 import math
 

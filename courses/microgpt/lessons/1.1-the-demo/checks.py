@@ -5,15 +5,23 @@ They compare it with the 20 names worked out here independently: the same bigram
 same random draws as train0.py (seed 42, one shuffle, then one `random.choices` per letter), from
 the names in input.txt. Any way of printing a name as one word on its own line passes: with or
 without its number, an f-string, `print(*name, sep='')`, `str.join` ...
+
+The last check runs the learner's file again on a names file of our own and compares its names
+with the solution's on the same file: a line that prints names typed in beforehand (the 20 of
+input.txt) agrees with train0 on input.txt and nowhere else.
 """
 import random
 import re
 
-from linebyline.runtime import check, fail, listing, printed, shown
+from linebyline.runtime import calling, check, fail, listing, printed, reference, rerun, shown
 
 MARKER = "--- samples ---"
 SAMPLES = 20
 BLOCK_SIZE = 16
+JOIN_FIX = "Print the letters glued into one word: `print(''.join(name))`."
+# A names file unlike input.txt: a few names, some longer than block_size.
+OWN_NAMES = ("annemarie\nzoe\njeanluc\nbartholomewjonathan\nmo\nkai\nevangelinerose\nlou\n"
+             "ida\nmaximilianalexander\n")
 
 
 def _expected_names():
@@ -45,7 +53,10 @@ def _expected_names():
 
 def _sample_lines(code):
     """The lines printed after the samples header, or None if the header is missing."""
-    text = printed(code)
+    return _lines_after_marker(printed(code))
+
+
+def _lines_after_marker(text):
     if MARKER not in text:
         return None
     after = text.split(MARKER, 1)[1]
@@ -107,15 +118,19 @@ def _(code):
     for number, (line, name) in enumerate(zip(lines, _expected_names()), 1):
         if "[" in line and "'" in line:
             fail(f"Line {number} after `{MARKER}` is {shown(line)}: the list of letters itself, "
-                 "brackets, quotes and commas included. name is a list; glue its letters into "
-                 "one word with ''.join(name) and print that.")
+                 "brackets, quotes and commas included. name is a list, and print shows a list "
+                 "the way Python writes it. Glue its letters into one word first, then print "
+                 "that word.", fix=JOIN_FIX)
         if len(name) > 1 and " ".join(name) in line and name not in _words(line):
             fail(f"Line {number} after `{MARKER}` is {shown(line)}: the letters of the name "
                  f"with spaces between them. print(*name) prints each letter as a separate "
-                 f"item. Glue them first, ''.join(name), so that {name!r} comes out as one word.")
+                 f"item, and print puts a space between items. Glue the letters into one text "
+                 f"first, with nothing between them, so that {name!r} comes out as one word.",
+                 fix=JOIN_FIX)
         if name and not _words(line):
             fail(f"Line {number} after `{MARKER}` is {shown(line)}, which has no letters, but "
-                 f"sample {number} invented {name!r}. Print the name, ''.join(name).")
+                 f"sample {number} invented {name!r}. The line must print the name itself: "
+                 f"the letters in `name`, glued into one word.", fix=JOIN_FIX)
 
 
 @check("the 20 names train0 invents")
@@ -130,6 +145,38 @@ def _(code):
             continue
         fail(f"Line {number} after `{MARKER}` is {shown(line)}, but sample {number} invented "
              f"{name!r} (with seed 42, train0 invents {_few(names)} and so on). Print the "
-             "letters of name, joined: ''.join(name). The rest of the file was given: was "
-             "something else changed?")
+             "letters that `name` holds once the sample is done, glued into one word. The rest "
+             "of the file was given: was something else changed?", fix=JOIN_FIX)
     return f"The 20 invented names, from {names[0]!r} to {names[-1]!r}."
+
+
+def _agrees(lines, names):
+    """Each line shows its name as a word (an empty name: no word but the label on every line)."""
+    if len(lines) != len(names):
+        return False
+    labels = set.intersection(*(set(_words(line)) for line in lines)) if lines else set()
+    return all(name in _words(line) or (not name and set(_words(line)) <= labels)
+               for line, name in zip(lines, names))
+
+
+@check("the names of another names file")
+def _(code):
+    files = {"input.txt": OWN_NAMES}
+    with calling("your file, run again with a names file of our own as input.txt"):
+        theirs = rerun(code, files)
+    ours = rerun(reference(code), files)
+    got = _lines_after_marker(printed(theirs)) or []
+    want = [line.split(": ", 1)[1] for line in _lines_after_marker(printed(ours))]
+    if _agrees(got, want):
+        return "A names file of our own gives its own names, as train0's do."
+    own = ", ".join(repr(name) for name in OWN_NAMES.split()[:3])
+    seen = (f"With a names file of our own as input.txt ({own} and "
+            f"{len(OWN_NAMES.split()) - 3} more), train0 invents {_few(want)}, but your file "
+            f"printed {_few(got) if got else 'nothing'} after `{MARKER}`.")
+    bundled = _expected_names()
+    if _agrees(got, bundled):
+        fail(f"{seen} Those are the names train0 invents from input.txt: your line prints the "
+             f"same names whatever the data, so they do not come from `name`. Print what `name` "
+             f"holds once the sample is done, glued into one word.", fix=JOIN_FIX)
+    fail(f"{seen} On input.txt your names were right; on these names they are not. Print what "
+         f"`name` holds once the sample is done, glued into one word.", fix=JOIN_FIX)

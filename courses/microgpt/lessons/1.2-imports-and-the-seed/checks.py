@@ -18,6 +18,8 @@ from linebyline.runtime import CheckFailed, check, fail, listing, number, shown
 SEED = 42
 OTHER_SEEDS = range(0, 1001)  # seeds a learner might type instead of 42, tried one by one
 EXTRA_DRAWS = (1, 2, 3)  # random numbers drawn between the seed and the shuffle, tried
+SEED_FIX = ("Seed with the number 42 right after the imports, above the line that reads docs: "
+            "`random.seed(42)`.")
 
 
 def _names():
@@ -66,11 +68,14 @@ def _(code):
         # The module itself, by its name: the checks hold their own copy of it, not the same object.
         if isinstance(found, types.ModuleType) and found.__name__ == name:
             continue
+        fix = f"At the top of the file, next to the other import: `import {name}`."
         if found is None:
-            fail(f"Your file never imports {name}: the name `{name}` is not defined. Write "
-                 f"`import {name}` at the top of the file, next to the other import.")
-        fail(f"`{name}` should be the {name} module, but your file sets it to {shown(found)}. "
-             f"Write `import {name}` at the top, and do not use `{name}` as a variable name.")
+            fail(f"Your file never imports {name}: the name `{name}` is not defined, so nothing "
+                 f"of the {name} module can be used. The program needs both modules, math and "
+                 f"random, imported at its top.", fix=fix)
+        fail(f"`{name}` should be the {name} module, but your file sets it to {shown(found)}: "
+             f"a variable called `{name}` replaces the module. Import the module, and give "
+             f"your variables other names.", fix=fix)
 
 
 @check("random is seeded with 42 before the shuffle")
@@ -84,34 +89,34 @@ def _(code):
         fail(f"docs should hold the {number(len(names))} names of input.txt, but it is "
              f"{shown(docs)}. The lines that read and shuffle the names were given: were they "
              "changed?")
-    told = (f"With random.seed(42) before the shuffle, docs starts {_start(want)} on every "
-            "run.")
+    told = f"Seeded with 42 before the shuffle, docs starts {_start(want)} on every run."
     if random.getstate() == random.Random(SEED).getstate():
-        fail(f"random.seed(42) runs after random.shuffle(docs), so the shuffle drew its numbers "
-             f"before the seed was set, from a different start on every run. {told} A seed "
-             "only fixes the draws that come after it: move random.seed(42) above the line "
-             "that reads docs.")
+        fail(f"Your seed runs after random.shuffle(docs): when the file ends, the random numbers "
+             f"stand exactly where seed 42 starts them, so the shuffle drew its numbers before "
+             f"the seed was set, from a different start on every run. {told} A seed only fixes "
+             "the draws that come after it, so it belongs above the line that reads docs.",
+             fix="Move the seed up, between the imports and the line that reads docs.")
     if docs == _shuffled(names, str(SEED)):
         fail(f"docs is shuffled the way random.seed('42') shuffles it: the seed is the text "
              f"'42', and a text seed starts the numbers somewhere else than the number 42. "
-             f"{told} Write the number, without quotes: random.seed(42).")
+             f"{told} The seed must be the whole number, without quotes.", fix=SEED_FIX)
     for draws in EXTRA_DRAWS:
         if docs == _shuffled(names, SEED, draws):
-            fail(f"Between random.seed(42) and the shuffle, your file draws "
+            fail(f"Between your seed and the shuffle, your file draws "
                  f"{'a random number' if draws == 1 else f'{draws} random numbers'}, so the "
                  f"shuffle starts from a later point of the sequence. {told} Keep the seed "
                  "right before the lines that read and shuffle docs, with no other random "
-                 "call in between.")
+                 "call in between.", fix="Remove the random call between the seed and the "
+                 "shuffle, or move it under `if __name__ == \"__main__\":`.")
     seed = _other_seed(names, docs)
     if seed is not None:
         fail(f"docs is shuffled the way random.seed({seed}) shuffles it: it starts "
              f"{_start(docs)} {told} Any seed makes runs repeat, but every number in this "
-             "course (and the names microgpt invents) comes from seed 42: write "
-             "random.seed(42).")
-    fail(f"docs is not in the order random.seed(42) gives. {told} Is random.seed(42) missing? "
-         "Without a seed, Python starts its random numbers from a fresh value taken from the "
-         "computer each run, so every run shuffles differently. Write random.seed(42) after "
-         "the imports, above the line that reads docs.")
+             "course (and the names microgpt invents) comes from seed 42.", fix=SEED_FIX)
+    fail(f"docs is in none of the orders that the seeds 0 to {OTHER_SEEDS[-1]} give, 42 "
+         f"included. {told} Is there a seed before the shuffle? Without one, Python starts "
+         "its random numbers from a fresh value taken from the computer each run, so every "
+         "run shuffles differently.", fix=SEED_FIX)
 
 
 @check("the next draws are the ones seed 42 gives")

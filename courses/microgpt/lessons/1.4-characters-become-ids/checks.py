@@ -6,7 +6,11 @@ character a fixed position, and that position is its id.
 """
 from collections import Counter
 
-from linebyline.runtime import check, fail, listing, shown
+from linebyline.runtime import calling, check, fail, listing, reference, rerun, shown
+
+CHARS_FIX = "The whole line: `chars = sorted(set(''.join(docs)))`."
+# A names file unlike input.txt: a hyphen and an accent, and most of the alphabet missing.
+OWN_NAMES = "zoë\nanne-marie\nbo\nlou\nmina\nrené\n"
 
 
 def _names():
@@ -28,8 +32,9 @@ def _(code):
     chars = code.chars
     if isinstance(chars, (set, frozenset)):
         fail("chars is a set. A set keeps each character once, but it has no order and no "
-             "positions: chars[0] fails on a set, and an id is a position. Turn it into a "
-             "sorted list: sorted(set(...)).")
+             "positions: chars[0] fails on a set, and an id is a position. chars must be a "
+             "list of those characters, in sorted order.",
+             fix="Sort the set, which gives a list: `chars = sorted(set(''.join(docs)))`.")
     if not isinstance(chars, (list, tuple, str)):
         fail(f"chars should be a list of characters, but it is {shown(chars)}.")
     if not chars:
@@ -38,8 +43,9 @@ def _(code):
     long = [item for item in chars if not (isinstance(item, str) and len(item) == 1)]
     if long and all(isinstance(item, str) for item in long):
         fail(f"chars holds whole names ({_few(long, 3)}), not single characters: a set of docs "
-             "is a set of names. Join the names into one text first, ''.join(docs); a set of a "
-             "text is a set of its characters.")
+             "is a set of names. Glue the names into one text first: a set of a text is a set "
+             "of its characters.",
+             fix="Join the names before taking the set: `chars = sorted(set(''.join(docs)))`.")
     if long:
         fail(f"chars should hold single characters, but it holds {shown(long[0])}.")
 
@@ -53,7 +59,7 @@ def _(code):
         top = repeated[0]
         fail(f"chars holds {len(chars):,} characters with repeats: {shown(top)} is in it "
              f"{counts[top]:,} times. Every character needs exactly one place (one id), so keep "
-             "one of each: make a set of the joined names before you sort it.")
+             "one of each: make a set of the joined names before you sort it.", fix=CHARS_FIX)
 
 
 @check("every character of the names, and nothing else")
@@ -63,13 +69,14 @@ def _(code):
     missing = [ch for ch in letters if ch not in chars]
     if extra and all(not ch.strip() for ch in extra):
         fail(f"chars holds {_few(extra)}, which is in none of the names: it is the text you "
-             "joined the names with. Join them with the empty text: ''.join(docs).")
+             "joined the names with. Join them with the empty text, which puts nothing "
+             "between them.", fix="Join with the empty text: `''.join(docs)`.")
     if extra:
         fail(f"chars holds {_few(extra)}, which is in none of the names. Build chars from the "
-             "names alone: sorted(set(''.join(docs))).")
+             "characters of the names alone.", fix=CHARS_FIX)
     if missing:
         fail(f"chars lacks {_few(missing)}, which the names use. Build it from every name in "
-             "docs, all joined.")
+             "docs, all joined.", fix=CHARS_FIX)
 
 
 @check("in sorted order, so the ids never change")
@@ -79,6 +86,28 @@ def _(code):
         fail("chars holds the right characters, but not in sorted order. A set comes out in "
              "an order that can change from one run of Python to the next (Python scrambles "
              "texts with a fresh random key each time it starts), so 'a' could have id 0 today and "
-             "id 17 tomorrow. Sort it: sorted(set(...)) gives a to z on every run.")
+             "id 17 tomorrow. Sorted, the characters come out a to z on every run.",
+             fix="Sort the set instead of turning it into a list: `sorted(set(''.join(docs)))`.")
     return (f"The {len(chars)} characters run from {shown(chars[0])} (id 0) to "
             f"{shown(chars[-1])} (id {len(chars) - 1}) on every run.")
+
+
+@check("the characters of another names file")
+def _(code):
+    files = {"input.txt": OWN_NAMES}
+    with calling("your file, run again with a names file of our own as input.txt"):
+        theirs = rerun(code, files)
+    want = list(rerun(reference(code), files).chars)
+    got = theirs.chars
+    if isinstance(got, (list, tuple, str)) and list(got) == want:
+        return f"A names file of our own gets its own vocabulary, {len(want)} characters."
+    names = OWN_NAMES.split()
+    seen = (f"With a names file of our own as input.txt ({', '.join(map(repr, names))}), chars "
+            f"should be {shown(want)}, the {len(want)} characters those names use, but it is "
+            f"{shown(got)}.")
+    if isinstance(got, (list, tuple, str)) and list(got) == list(code.chars):
+        fail(f"{seen} That is the same as for input.txt, whatever the names: these names have a "
+             f"hyphen and accents, and no 'c', 'd' or 'f'. chars must come from the names "
+             f"themselves, so that any names file gets a vocabulary of its own.", fix=CHARS_FIX)
+    fail(f"{seen} Build chars from the characters these names use, each once, sorted.",
+         fix=CHARS_FIX)

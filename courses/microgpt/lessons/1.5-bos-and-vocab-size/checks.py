@@ -5,7 +5,10 @@ number of different characters, and vocab_size one more. The last check reads th
 the learner's own chars, BOS and vocab_size: every id from 0 to vocab_size - 1 must mean exactly
 one thing.
 """
-from linebyline.runtime import check, fail, printed, shown
+from linebyline.runtime import calling, check, fail, printed, reference, rerun, shown
+
+BOS_FIX = "The first id after the characters': `BOS = len(chars)`."
+VOCAB_FIX = "Every character and BOS: `vocab_size = len(chars) + 1`."
 
 
 def _chars():
@@ -22,32 +25,36 @@ def _(code):
     bos, chars = code.BOS, _chars()
     if bos is None:
         fail("BOS is still None. Give it a whole number: the first id that no character "
-             "uses.")
+             "uses.", fix=BOS_FIX)
     if isinstance(bos, str):
         fail(f"BOS is the text {shown(bos)}, but the model only ever sees numbers: BOS must be "
              "an id, a whole number like the characters' ids, just one that no character "
-             f"uses. The characters have the ids 0 to {len(chars) - 1}.")
+             f"uses. The characters have the ids 0 to {len(chars) - 1}.", fix=BOS_FIX)
     if not _whole(bos):
-        fail(f"BOS should be a whole number (an id), but it is {shown(bos)}.")
+        fail(f"BOS should be a whole number (an id), but it is {shown(bos)}.", fix=BOS_FIX)
     if 0 <= bos < len(chars):
         fail(f"BOS is {bos}, but {bos} is already the id of {shown(chars[bos])} "
              f"(chars[{bos}] is {shown(chars[bos])}). Two things with one id cannot be told "
              "apart: the model could not see where a name starts or ends. The characters take "
-             f"the ids 0 to {len(chars) - 1}; give BOS the next one, len(chars).")
+             f"the ids 0 to {len(chars) - 1}; BOS needs the next one, {len(chars)}, which is "
+             "the number of characters.", fix=BOS_FIX)
     if bos < 0:
-        fail(f"BOS is {bos}, but ids count up from 0. Give BOS the first id after the "
-             "characters' ids: len(chars).")
+        fail(f"BOS is {bos}, but ids count up from 0: BOS needs the first id after the "
+             f"characters' ids, 0 to {len(chars) - 1}.", fix=BOS_FIX)
 
 
 @check("BOS comes right after the characters")
 def _(code):
     bos, chars = code.BOS, _chars()
+    if not _whole(bos) or bos < len(chars):
+        fail("BOS can only come right after the characters once it is an id of its own, above "
+             "theirs: fix the check above first.")
     if bos != len(chars):
         unused = f"id {len(chars)}" if bos == len(chars) + 1 else f"the ids {len(chars)} to {bos - 1}"
         fail(f"BOS is {bos}, which leaves {unused} unused: the characters take 0 to "
              f"{len(chars) - 1}, so the next free id is {len(chars)}. Ids should have no "
-             "gaps, because every id gets a row in the model's tables, even an id nothing uses. "
-             "Write BOS = len(chars).")
+             "gaps, because every id gets a row in the model's tables, even an id nothing uses.",
+             fix=BOS_FIX)
 
 
 @check("vocab_size counts every id")
@@ -58,14 +65,14 @@ def _(code):
         return
     if not _whole(size):
         fail(f"vocab_size should be a whole number, the count of all ids, but it is "
-             f"{shown(size)}.")
+             f"{shown(size)}.", fix=VOCAB_FIX)
     if size == len(chars):
         fail(f"vocab_size is {size}: it counts the characters but not BOS. There are "
              f"{len(chars)} character ids and one for BOS, {want} in all, and BOS's id, "
-             f"{len(chars)}, must be below vocab_size for the model to have a row for it. "
-             "Count BOS too: len(chars) + 1.")
+             f"{len(chars)}, must be below vocab_size for the model to have a row for it.",
+             fix=VOCAB_FIX)
     fail(f"vocab_size is {size}, but there are {len(chars)} character ids and one for BOS: "
-         f"{want} ids in all, 0 to {want - 1}. Write vocab_size = len(chars) + 1.")
+         f"{want} ids in all, 0 to {want - 1}.", fix=VOCAB_FIX)
 
 
 @check("every id from 0 to vocab_size - 1 means one thing")
@@ -85,3 +92,28 @@ def _(code):
              f"{shown(printed(code).strip()[-60:])}. The print line was given: was it changed?")
     return (f"ids 0 to {len(chars) - 1} are {chars[0]!r} to {chars[-1]!r}, id {bos} is BOS: "
             f"{size} ids, each meaning one thing.")
+
+
+# A names file of our own whose characters are not 'a' to 'z': 9 different ones, a hyphen among
+# them, so BOS is 9 and vocab_size 10 here.
+OWN_NAMES = "anne-marie\nleo\nmia\nnoor\nemil\n"
+
+
+@check("another names file, other numbers")
+def _(code):
+    files = {"input.txt": OWN_NAMES}
+    with calling("your file, run again with a names file of our own as input.txt"):
+        theirs = rerun(code, files)
+    ours = rerun(reference(code), files)
+    if (theirs.BOS, theirs.vocab_size) == (ours.BOS, ours.vocab_size):
+        return (f"With another names file ({len(ours.chars)} characters), BOS is {ours.BOS} and "
+                f"vocab_size {ours.vocab_size}, as they should be.")
+    told = (f"Run with a names file of our own as input.txt (anne-marie, leo, mia, noor, emil), "
+            f"the names use {len(ours.chars)} different characters, {''.join(ours.chars)!r}, so "
+            f"BOS should be {ours.BOS} and vocab_size {ours.vocab_size}; yours are "
+            f"{shown(theirs.BOS)} and {shown(theirs.vocab_size)}. Numbers written into the file "
+            f"fit only the names they were counted on: microgpt trains on any names file (My "
+            f"microgpt lets you drop in your own), so BOS and vocab_size must follow chars.")
+    if theirs.BOS != ours.BOS:
+        fail(told, fix=BOS_FIX)
+    fail(told, fix=VOCAB_FIX)

@@ -4,16 +4,26 @@ The sampling loop runs at the top level of the file, as in train0.py, so the che
 20 printed `sample k: name` lines. Because the file seeds `random` with 42 and shuffles the
 names before sampling, the draws are reproducible: the checks replay train0's sampling
 independently (reading input.txt, shuffling with the same seed, counting the pairs) and also
-replay the classic wrong versions, to say which one a wrong set of names came from.
+replay the classic wrong versions, to say which one a wrong set of names came from. The last
+check runs the file again on a names file of our own, with other characters than 'a' to 'z' (so
+another vocab_size and another BOS), and compares its names with the solution's.
 """
 import math
 import random
 import re
 
-from linebyline.runtime import check, fail, listing, number, printed
+from linebyline.runtime import check, fail, learner_line, listing, number, printed, reference, rerun
 
 SAMPLE = re.compile(r"^sample\s+(\d+): (.*)$", re.MULTILINE)
 _cache = {}
+DRAW_FIX = "`token = random.choices(range(vocab_size), weights=probs[token])[0]`."
+STOP_FIX = "Right after the draw: `if token == BOS:` and, under it, `break`."
+APPEND_FIX = "After the stop: `name.append(chars[token])`."
+LOOP_FIX = ("The draw, `token = random.choices(range(vocab_size), weights=probs[token])[0]`, then "
+            "the stop, `if token == BOS:` with `break` under it.")
+# A names file whose vocabulary is not 'a' to 'z': other letters, a hyphen, so another BOS.
+OWN_NAMES = ("anne-marie\njean-luc\nmary-kate\nbo\nzoe\nlou\nida\nkai\nmia\neve\nnoor\n"
+             "luca\n")
 
 
 def _model():
@@ -34,6 +44,11 @@ def _model():
 
 def _names(block_size, how="right"):
     """The 20 names train0 prints after seeding and shuffling, drawn the way `how` says."""
+    return [name for name, _ in _draws(block_size, how)]
+
+
+def _draws(block_size, how="right"):
+    """Each of the 20 names with the tokens drawn for it (BOS included), drawn as `how` says."""
     model = _model()
     chars, bos, probs = model["chars"], model["bos"], model["probs"]
     size = bos + 1
@@ -41,7 +56,7 @@ def _names(block_size, how="right"):
     random.shuffle(list(model["docs"]))
     names = []
     for _ in range(20):
-        token, name = bos, []
+        token, name, drawn = bos, [], []
         for _ in range(block_size):
             if how == "greedy":
                 token = probs[token].index(max(probs[token]))
@@ -51,12 +66,13 @@ def _names(block_size, how="right"):
                 token = random.choices(range(size), weights=probs[bos])[0]
             else:
                 token = random.choices(range(size), weights=probs[token])[0]
+            drawn.append(token)
             if token == bos:
                 if how == "continue":
                     continue
                 break
             name.append(chars[token])
-        names.append(''.join(name))
+        names.append((''.join(name), drawn))
     return names
 
 
@@ -84,6 +100,22 @@ def _first_difference(got, want):
     return None
 
 
+def _went_on(block_size):
+    """What `continue` instead of `break` did to the first name that drew BOS on the way."""
+    right, went_on = _draws(block_size), _draws(block_size, "continue")
+    bos = _model()["bos"]
+    index = next(i for i, (name, drawn) in enumerate(went_on) if bos in drawn)
+    name, drawn = went_on[index]
+    stop = drawn.index(bos) + 1
+    skipped = drawn.count(bos)
+    return (f"Sample {index + 1} is {name!r}, {len(name)} letters, but train0 ends it at "
+            f"{right[index][0]!r}: draw {stop} of that name was BOS, and your loop went on "
+            f"drawing instead of ending the name there. It made all {len(drawn)} draws "
+            f"(block_size = {block_size}) and left out the {skipped} BOS among them, so every "
+            f"name runs to the end of the loop. BOS means the name is finished: no draw comes "
+            f"after it.")
+
+
 @check("20 names are printed")
 def _(code):
     names = _printed(code)
@@ -93,12 +125,13 @@ def _(code):
              f"loop.")
     if all(name == "" for name in names):
         fail("All 20 names are empty: nothing was added to `name`. After each draw that is "
-             "not BOS, append the letter of the token drawn, chars[token].")
+             "not BOS, the letter of the token drawn joins the name.", fix=APPEND_FIX)
     letters = set(_model()["chars"])
     odd = [name for name in names if set(name) - letters]
     if odd:
         fail(f"Sample {names.index(odd[0]) + 1} is {odd[0]!r}, which is not made of the letters "
-             f"of the names. Append chars[token], the letter of the token, not the token id.")
+             f"of the names: the name must get the letter of each token drawn, the character "
+             f"whose id it is, not the id itself.", fix=APPEND_FIX)
 
 
 @check("a name ends at the first BOS")
@@ -109,9 +142,7 @@ def _(code):
         fail(f"{too_long[0]!r} has {len(too_long[0])} letters, more than block_size = "
              f"{block_size}: the loop over positions must stop after block_size draws.")
     if names == _names(block_size, "continue"):
-        fail(f"Every name is {block_size} letters long (sample 1 is {names[0]!r}). When the "
-             f"token drawn is BOS, the loop goes on instead of stopping: `continue` skips to "
-             f"the next draw. BOS means the name is finished, so leave the loop with `break`.")
+        fail(_went_on(block_size), fix=STOP_FIX)
 
 
 @check("each draw uses the row of the token before")
@@ -120,25 +151,26 @@ def _(code):
     if names == _names(block_size, "greedy"):
         fail(f"All 20 names are {names[0]!r}. Your code takes the likeliest token every time, "
              f"so the same row always gives the same token: BOS is followed by "
-             f"{names[0][:1]!r} and then by BOS. Draw at random with random.choices, weighted "
-             f"by the row: likely tokens come often, unlikely ones sometimes.")
+             f"{names[0][:1]!r} and then by BOS. The draw must be at random, weighted by the "
+             f"row: likely tokens come often, unlikely ones sometimes.", fix=DRAW_FIX)
     if names == _names(block_size, "start row"):
         fail(f"The names ({listing(repr(name) for name in names[:3])}, ...) are letters drawn "
              f"from row BOS every time, so each letter is a likely first letter and ignores "
              f"the letter before it, and as row BOS almost never draws BOS, every name runs to "
-             f"{block_size} letters. Draw from probs[token], the row of the token drawn just "
-             f"before, and store the draw back in `token` so the next draw uses its row.")
+             f"{block_size} letters. Each draw must use the row of the token drawn just before "
+             f"it, and the draw must be stored back in `token` so that the next draw uses its "
+             f"row.", fix=DRAW_FIX)
     if names == _names(block_size, "uniform"):
         fail(f"The names ({listing(repr(name) for name in names[:3])}, ...) are random letters: "
-             f"every token was equally likely. Pass the row's probabilities to random.choices "
-             f"as its weights, `weights=probs[token]`, so that likely pairs come often.")
+             f"every token was equally likely. The row's probabilities must go to "
+             f"random.choices as its weights, so that likely pairs come often.", fix=DRAW_FIX)
     surprise = _mean_surprise(names, block_size)
     size = _model()["bos"] + 1
     if surprise > math.log(size):
         fail(f"The names ({listing(repr(name) for name in names[:3])}, ...) surprise the table "
              f"more than random letters would: {number(surprise)} per token on average, above "
-             f"log({size}) = {number(math.log(size))}. The draws ignore the probabilities: use "
-             f"random.choices(range(vocab_size), weights=probs[token]).")
+             f"log({size}) = {number(math.log(size))}. The draws ignore the probabilities of "
+             f"the current token's row.", fix=DRAW_FIX)
 
 
 @check("the same 20 names as train0")
@@ -149,6 +181,34 @@ def _(code):
     if index is not None:
         agree = f" (the {index} before it agree)" if index else ""
         fail(f"With random.seed(42), train0 samples {want[index]!r} as sample {index + 1}, but "
-             f"your file printed {names[index]!r}{agree}. Each "
-             f"letter must be one call of random.choices over range(vocab_size), weighted by "
-             f"probs[token]; then the same seed gives the same names.")
+             f"your file printed {names[index]!r}{agree}. Each letter must be one weighted "
+             f"draw of random.choices over every id, with the current token's row as the "
+             f"weights; then the same seed gives the same names.", fix=DRAW_FIX)
+
+
+@check("the names of another vocabulary")
+def _(code):
+    files = {"input.txt": OWN_NAMES}
+    ours = rerun(reference(code), files)
+    told = (f"With a names file of our own as input.txt ({', '.join(map(repr, OWN_NAMES.split()[:3]))}"
+            f" and {len(OWN_NAMES.split()) - 3} more, {len(ours.chars)} different characters, so "
+            f"BOS = {ours.BOS} and vocab_size = {ours.vocab_size} instead of {code.BOS} and "
+            f"{code.vocab_size}),")
+    try:
+        theirs = rerun(code, files)
+    except Exception as error:  # noqa: BLE001 - every error of their file is told
+        line = learner_line(error, code)
+        at = f" on line {line}" if line is not None else ""
+        fail(f"{told} your file stopped{at} with {type(error).__name__}: {error}. Every line of "
+             f"the sampling loop has to work for any vocabulary: draw among the ids 0 to "
+             f"vocab_size - 1, stop when the token is BOS, whatever their values.",
+             fix=LOOP_FIX)
+    got, want = _printed(theirs), _printed(ours)
+    if got == want:
+        return "Another names file gives its own names, drawn from its own table."
+    index = _first_difference(got, want)
+    index = min(len(got), len(want)) if index is None else index
+    mine = repr(got[index]) if index < len(got) else "no name"
+    fail(f"{told} sample {index + 1} should be {want[index]!r}, but your file printed {mine}. "
+         f"Every line of the sampling loop has to work for any vocabulary: draw among the ids 0 "
+         f"to vocab_size - 1, stop when the token is BOS, whatever their values.", fix=LOOP_FIX)

@@ -9,33 +9,40 @@ from linebyline.runtime import CheckFailed, calling, check, fail, number, shown
 
 NO_CLASS = ("There is no class called Value yet. TODO 1 starts it: the keyword `class`, the "
             "name Value (capital V), and a colon at the end of the line.")
-NOT_A_CLASS = ("`Value` exists, but it is {what}, not a class. Start it with the keyword "
-               "`class`: `class Value:`, then put __init__ inside it, indented.")
+NO_CLASS_FIX = "Start the class with `class Value:` at the left edge of the file."
+NOT_A_CLASS = ("`Value` exists, but it is {what}, not a class. A class starts with the keyword "
+               "`class`, and __init__ goes inside it, indented.")
+NOT_A_CLASS_FIX = "Start a class, `class Value:`, with `def __init__(...)` indented under it."
 OTHER_CASE = ("Your code defines `{name}`, but not `Value`. Python tells capital letters apart, "
-              "and the rest of microgpt says `Value`: rename it.")
+              "and the rest of microgpt says `Value`.")
+OTHER_CASE_FIX = "Rename it: `class Value:`, with a capital V."
 NO_INIT = ("`Value(2.0)` raised TypeError: Value takes no number yet, because Python finds no "
-           "method called __init__ in the class. Write it inside the class (TODO 2), or if you "
-           "did, check its spelling: two underscores before and two after, `__init__`, and the "
-           "def indented under `class Value:`.")
+           "method called __init__ in the class. Either it is not written yet (TODO 2), or its "
+           "name is spelt differently (two underscores before and two after) or it is not "
+           "indented under the class line.")
+NO_INIT_FIX = "Indented under the class line: `def __init__(self, data, children=(), local_grads=()):`."
 NO_DEFAULTS = ("`Value(2.0)` raised TypeError: __init__ insists on children and local_grads "
                "too. A number typed in directly is made from nothing, so Value(2.0) must work "
-               "with just its number: give both the default value () in the def line, as in "
-               "`children=()`.")
+               "with just its number: both need a default, the empty tuple (), in the def line.")
+NO_DEFAULTS_FIX = "Give both defaults: `def __init__(self, data, children=(), local_grads=()):`."
 NO_SELF = ("`Value(2.0)` raised NameError: inside __init__ there is no `self`. Python hands "
            "__init__ the new Value first, before the number, so the first parameter of the def "
-           "line must be `self`: `def __init__(self, data, ...)`.")
+           "line must be the name that stands for it.")
+NO_SELF_FIX = "Put `self` first: `def __init__(self, data, children=(), local_grads=()):`."
 COMPARED = ("`Value(2.0)` raised AttributeError: __init__ reads self.data before anything was "
-            "stored there. One `=` stores a value (`self.data = data`); two, `==`, only compare "
-            "two values, and the new Value has no data yet to compare.")
+            "stored there. One `=` stores a value; two, `==`, only compare two values, and the "
+            "new Value has no data yet to compare.")
+STORE_DATA_FIX = "Store the number with one `=`: `self.data = data`."
 NO_DATA = ("`Value(2.0)` made a Value without a `.data`. Inside __init__ the number is in the "
-           "parameter `data`, which is gone when __init__ ends; to keep it, store it on the new "
-           "Value itself: `self.data = data`. A plain `data = data` only renames it inside "
-           "__init__.")
+           "parameter `data`, which is gone when __init__ ends; to keep it, it must be stored on "
+           "the new Value itself, as self.data. An assignment to the plain name data, without "
+           "self in front, only renames it inside __init__.")
 UNDERSCORE = ("`Value(2.0)` keeps its children as `.children`, but the rest of microgpt reads "
               "`._children`, with an underscore in front (a habit that says: used by Value's own "
-              "code). Store them as `self._children`.")
-NO_CHILDREN = ("`Value(2.0)` made a Value without `._children`. Store the children on the new "
-               "Value too: `self._children = children`.")
+              "code).")
+UNDERSCORE_FIX = "Store them as `self._children = children`."
+NO_CHILDREN = ("`Value(2.0)` made a Value without `._children`: the children are not stored on "
+               "the new Value.")
 
 
 def _value_class(code):
@@ -48,10 +55,11 @@ def _value_class(code):
                 getattr(code, name)
             except CheckFailed:
                 continue
-            fail(OTHER_CASE.format(name=name))
-        fail(NO_CLASS)
+            fail(OTHER_CASE.format(name=name), fix=OTHER_CASE_FIX)
+        fail(NO_CLASS, fix=NO_CLASS_FIX)
     if not isinstance(value_class, type):
-        fail(NOT_A_CLASS.format(what="a function" if callable(value_class) else shown(value_class)))
+        fail(NOT_A_CLASS.format(what="a function" if callable(value_class) else shown(value_class)),
+             fix=NOT_A_CLASS_FIX)
     return value_class
 
 
@@ -63,17 +71,17 @@ def _make(call, make):
     except TypeError as error:
         text = str(error)
         if "takes no arguments" in text:
-            fail(NO_INIT)
+            fail(NO_INIT, fix=NO_INIT_FIX)
         if "missing" in text and "required positional argument" in text and call == "Value(2.0)":
-            fail(NO_DEFAULTS)
+            fail(NO_DEFAULTS, fix=NO_DEFAULTS_FIX)
         raise
     except NameError as error:
         if "'self'" in str(error):
-            fail(NO_SELF)
+            fail(NO_SELF, fix=NO_SELF_FIX)
         raise
     except AttributeError as error:
         if "'data'" in str(error):
-            fail(COMPARED)
+            fail(COMPARED, fix=STORE_DATA_FIX)
         raise
 
 
@@ -89,10 +97,11 @@ def _(code):
         call = f"Value({x!r})"
         v = _make(call, lambda x=x: Value(x))
         if not hasattr(v, "data"):
-            fail(NO_DATA if x == 2.0 else NO_DATA.replace("Value(2.0)", call))
+            fail(NO_DATA if x == 2.0 else NO_DATA.replace("Value(2.0)", call), fix=STORE_DATA_FIX)
         if v.data != x:
             fail(f"`{call}.data` should be {number(x)}, the number the Value was made with, but it "
-                 f"is {shown(v.data)}. Store the parameter data itself: `self.data = data`.")
+                 f"is {shown(v.data)}. The parameter data itself has to be stored, as it comes.",
+                 fix=STORE_DATA_FIX)
 
 
 @check("a new Value has no children")
@@ -100,16 +109,17 @@ def _(code):
     Value = _value_class(code)
     v = _make("Value(2.0)", lambda: Value(2.0))
     if not hasattr(v, "_children"):
-        fail(UNDERSCORE if "children" in getattr(v, "__dict__", {}) else NO_CHILDREN)
+        fail(UNDERSCORE if "children" in getattr(v, "__dict__", {}) else NO_CHILDREN,
+             fix=UNDERSCORE_FIX)
     kids = v._children
     if kids is None:
         fail("`Value(2.0)._children` is None, but should be an empty tuple (). Later lessons loop "
-             "over the children of every Value, and a loop over None fails: make the default "
-             "`children=()`.")
+             "over the children of every Value, and a loop over None fails: the default in the "
+             "def line has to be the empty tuple.", fix=NO_DEFAULTS_FIX)
     if not isinstance(kids, (tuple, list)) or len(kids) != 0:
         fail(f"`Value(2.0)._children` is {shown(kids)}, but should be an empty tuple (): a number "
-             "typed in directly is made from no other Values. Store the parameter children, "
-             "whose default is ().")
+             "typed in directly is made from no other Values. The parameter children, whose "
+             "default is (), has to be stored as it comes.", fix=UNDERSCORE_FIX)
 
 
 @check("e = Value(-6.0, (a, b)) remembers a and b")
@@ -120,16 +130,18 @@ def _(code):
     e = _make("Value(-6.0, (a, b))", lambda: Value(-6.0, (a, b)))
     if e.data != -6.0:
         fail(f"`e = Value(-6.0, (a, b))` should keep data -6, but e.data is {shown(e.data)}. The "
-             "number comes first, the children second: store each on self under its own name.")
+             "number comes first, the children second: each is stored on self under its own "
+             "name.", fix=STORE_DATA_FIX)
     kids = e._children
     if not isinstance(kids, (tuple, list)) or len(kids) != 2:
         fail(f"`e = Value(-6.0, (a, b))` should keep its two children, but e._children is "
-             f"{shown(kids)}. Store the parameter children as it comes: "
-             "`self._children = children`.")
+             f"{shown(kids)}. The parameter children has to be stored as it comes.",
+             fix=UNDERSCORE_FIX)
     if kids[0] is not a or kids[1] is not b:
         fail("`e = Value(-6.0, (a, b))` should keep a and b themselves as its children, in that "
              f"order, but e._children holds {shown([getattr(k, 'data', k) for k in kids])} in "
-             "other objects. Store the very tuple it was given.")
+             "other objects. The very tuple it was given has to be stored.",
+             fix=UNDERSCORE_FIX)
 
 
 @check("d = a * b + c, made by hand and walked from d")
@@ -142,12 +154,13 @@ def _(code):
               lambda: Value(e.data + c.data, (e, c), (1, 1)))
     if not hasattr(d, "_local_grads"):
         fail("`d = Value(e.data + c.data, (e, c), (1, 1))` made a Value without "
-             "`._local_grads`. Keep the third thing too, `self._local_grads = local_grads`: "
-             "module 7 uses it, and the lessons after this one pass it on.")
+             "`._local_grads`. The third thing has to be kept too: later lessons use it.",
+             fix="Store it: `self._local_grads = local_grads`.")
     if tuple(d._local_grads) != (1, 1) or tuple(Value(2.0)._local_grads) != ():
         fail(f"`d = Value(e.data + c.data, (e, c), (1, 1))` should keep local_grads (1, 1), and "
              f"a new Value (), but they are {shown(d._local_grads)} and "
-             f"{shown(Value(2.0)._local_grads)}. Store the parameter as it comes.")
+             f"{shown(Value(2.0)._local_grads)}. The parameter has to be stored as it comes.",
+             fix="Store it: `self._local_grads = local_grads`.")
 
     found = []
 

@@ -6,7 +6,7 @@
     #   so that Value(2.0) works with just a number.
         # TODO 3 (one line, indented 8 spaces): keep the number on the new Value, as self.data.
         # TODO 4 (two lines, indented 8 spaces): keep children on it as self._children, and
-        #   local_grads as self._local_grads (module 7 uses that one; for now it is only kept).
+        #   local_grads as self._local_grads (lesson 4.4 uses that one; for now it is only kept).
 
 
 if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples

@@ -12,6 +12,26 @@ from linebyline.runtime import calling, check, close, fail, number, shown
 # What Python asks the Value on the right when the thing on the left cannot do the operation.
 REFLECTED = {"+": "__radd__", "-": "__rsub__", "*": "__rmul__", "/": "__rtruediv__"}
 NAMES = {"+": "__add__", "-": "__sub__", "*": "__mul__", "/": "__truediv__"}
+# The line each method is, as microgpt writes it: held back in `fix`, shown only later.
+WRAP = "other = other if isinstance(other, Value) else Value(other)"
+LINES = {
+    "__neg__": "def __neg__(self): return self * -1",
+    "__radd__": "def __radd__(self, other): return self + other",
+    "__sub__": "def __sub__(self, other): return self + (-other)",
+    "__rsub__": "def __rsub__(self, other): return other + (-self)",
+    "__rmul__": "def __rmul__(self, other): return self * other",
+    "__truediv__": "def __truediv__(self, other): return self * other ** -1",
+    "__rtruediv__": "def __rtruediv__(self, other): return other * self ** -1",
+}
+
+
+def _line(method):
+    """The fix for one method: its line, as microgpt writes it."""
+    if method in LINES:
+        return f"As microgpt writes it: `{LINES[method]}`."
+    if method in ("__add__", "__mul__"):
+        return f"The first line of {method}: `{WRAP}`."
+    return ""
 
 
 def _kind(node, value_class):
@@ -97,41 +117,41 @@ def _run(call, make, method=None):
                 fail(f"`{call}` raised AttributeError: a plain number has no `.data`. Inside "
                      f"{where}, other is a plain number here, and `other.data` fails. The first "
                      "line of __add__ and of __mul__ must turn a plain number into a Value "
-                     "first, and leave a Value as it is.")
+                     "first, and leave a Value as it is.", fix=_line(where))
             fail(f"`{call}` raised AttributeError: a plain number has no `.data`. Inside "
-                 f"{where}, other is a plain number here, and `other.data` fails. Build {where} "
-                 "from +, * and ** on Values instead: __add__ and __mul__ already wrap plain "
-                 "numbers.")
+                 f"{where}, other is a plain number here, and `other.data` fails. {where} has to "
+                 "be built from +, * and ** on Values: __add__ and __mul__ already wrap plain "
+                 "numbers.", fix=_line(where))
         raise
     except RecursionError:
         fail(f"`{call}` never finished: it raised RecursionError, because "
-             f"{method or 'one of the methods'} keeps calling itself. {_FOREVER.get(method, '')}")
+             f"{method or 'one of the methods'} keeps calling itself. {_FOREVER.get(method, '')}",
+             fix=_line(method))
     except TypeError as error:
         text = str(error)
         if "bad operand type for unary -" in text:
             fail(f"`{call}` raised TypeError: Python looks for a method __neg__ in the class, and "
-                 "Value has none yet. Write __neg__: minus v is v times -1.")
+                 "Value has none yet. __neg__ is still to write: minus v is v times -1.",
+                 fix=_line("__neg__"))
         for op, reflected in REFLECTED.items():
             if f"for {op}: 'int' and " in text or f"for {op}: 'float' and " in text:
                 fail(f"`{call}` raised TypeError. The plain number on the left of {op} does not "
                      f"know Values, so Python then asks the Value on the right, through its "
-                     f"method {reflected}, and your Value has none yet. Write {reflected}.")
+                     f"method {reflected}, and your Value has none yet.", fix=_line(reflected))
             if f"for {op}: 'Value' and " in text:
                 fail(f"`{call}` raised TypeError: Python looks for a method {NAMES[op]} in the "
-                     f"class for the Value on the left of {op}, and Value has none yet. Write "
-                     f"{NAMES[op]}.")
+                     f"class for the Value on the left of {op}, and Value has none yet.",
+                     fix=_line(NAMES[op]))
         raise
 
 
 _FOREVER = {
     "__neg__": ("Inside __neg__, `-self` is again the minus of a Value, which runs __neg__ "
                 "again, forever. Build it from * instead: v times -1."),
-    "__radd__": ("Inside __radd__, `other + self` puts the plain number on the left again, so "
-                 "Python calls __radd__ again, forever. Put the Value on the left, so that "
-                 "__add__ does the work."),
-    "__rmul__": ("Inside __rmul__, `other * self` puts the plain number on the left again, so "
-                 "Python calls __rmul__ again, forever. Put the Value on the left, so that "
-                 "__mul__ does the work."),
+    "__radd__": ("Inside __radd__, the plain number is on the left of + again, so Python calls "
+                 "__radd__ again, forever. With the Value on the left, __add__ does the work."),
+    "__rmul__": ("Inside __rmul__, the plain number is on the left of * again, so Python calls "
+                 "__rmul__ again, forever. With the Value on the left, __mul__ does the work."),
     "__sub__": "Build it from + and unary minus, which do not call __sub__.",
     "__rsub__": "Build it from + and unary minus, which do not call __rsub__.",
     "__truediv__": "Build it from * and **, which do not call __truediv__.",
@@ -149,7 +169,8 @@ def _(code):
         if isinstance(both, V) and isinstance(both.data, V):
             fail(f"`Value(2.0) {op} Value(3.0)` gave a Value whose data is itself a Value, not "
                  f"the number {number(want)}. {method} wrapped other although it already was a "
-                 "Value. Wrap it only when it is not one yet: `isinstance(other, Value)` tells.")
+                 "Value. It may wrap other only when other is not a Value yet, and Python's "
+                 "isinstance() tells which.", fix=_line(method))
         _graph(f"Value(2.0) {op} Value(3.0)", both, V, [a, b], want)
         a = V(2.0)
         call = f"Value(2.0) {op} 3"
@@ -157,7 +178,8 @@ def _(code):
         _graph(call, out, V, [a], want)
         if not isinstance(out._children[1], V) or out._children[1].data != 3:
             fail(f"`{call}` should keep the 3, wrapped into a new Value, as its second child, but "
-                 f"its children are {shown([getattr(k, 'data', k) for k in out._children])}.")
+                 f"its children are {shown([getattr(k, 'data', k) for k in out._children])}.",
+                 fix=_line(method))
 
 
 @check("-v is v times -1")
@@ -184,7 +206,7 @@ def _(code):
     if isinstance(out, V) and close(out.data, 1.0):
         fail("`Value(2.0) - 3` should give -1, but gave 1: the sign is flipped. In __sub__, self "
              "is the Value on the left and other the 3 on its right, so v - 3 is self plus the "
-             "negative of other.")
+             "negative of other.", fix=_line("__sub__"))
     _graph("Value(2.0) - 3", out, V, [v], -1.0)
     v, w = V(5.0), V(2.0)
     _graph("Value(5.0) - Value(2.0)", _run("Value(5.0) - Value(2.0)", lambda: v - w, "__sub__"),
@@ -195,7 +217,7 @@ def _(code):
         fail("`3 - Value(2.0)` should give 1, but gave -1: the sign is flipped. Python calls "
              "__rsub__ on the Value on the right, so inside it self is Value(2.0) and other is "
              "the 3: the subtraction is other - self, other plus the negative of self. Your "
-             "__rsub__ computes self - other.")
+             "__rsub__ computes self - other.", fix=_line("__rsub__"))
     _graph("3 - Value(2.0)", out, V, [v], 1.0)
 
 
@@ -215,7 +237,7 @@ def _(code):
     if isinstance(out, V) and close(out.data, 12.0):
         fail("`Value(6.0) / 2` should give 3, but gave 12: it multiplied by 2 instead of "
              "dividing. Dividing by other is multiplying by other to the power -1 "
-             "(2 ** -1 is 0.5).")
+             "(2 ** -1 is 0.5).", fix=_line("__truediv__"))
     _graph("Value(6.0) / 2", out, V, [v], 3.0)
     v, w = V(6.0), V(2.0)
     _graph("Value(6.0) / Value(2.0)", _run("Value(6.0) / Value(2.0)", lambda: v / w,
@@ -225,7 +247,8 @@ def _(code):
     if isinstance(out, V) and close(out.data, 2 / 3):
         fail("`3 / Value(2.0)` should give 1.5, but gave 0.666667, which is 2 / 3: the division "
              "is the wrong way round. In __rtruediv__, other is the 3 on the left and self the "
-             "Value on the right, so the result is other times self to the power -1.")
+             "Value on the right, so the result is other times self to the power -1.",
+             fix=_line("__rtruediv__"))
     _graph("3 / Value(2.0)", out, V, [v], 1.5)
 
 

@@ -11,33 +11,53 @@ never checked, one made afresh in every call, the old lines left outside the if,
 import dis
 import sys
 
-from linebyline.runtime import calling, check, fail, listing
+from linebyline.runtime import Case, agrees, calling, check, fail, listing, plural
 
 NO_SEEN = ("visit() goes through x each time it reaches it, and y reaches it twice: nothing "
-           "remembers which Values were visited already. Make seen, an empty set, next to "
-           "order, and in visit do the work only if node is not in seen.")
+           "remembers which Values were visited already. seen has to be made next to order, as "
+           "an empty set, and visit may do its work only for a Value not in seen yet.")
+NO_SEEN_FIX = ("Make the set next to the list, `order, seen = [], set()`, then start visit "
+               "with `if node not in seen:` and `seen.add(node)`, with the old three lines "
+               "under the if.")
 NEVER_ADDED = ("visit() asks whether node is in seen, but never puts anything into seen, so the "
-               "answer is always no. Put node into seen (seen.add(node)) as soon as the check "
-               "lets it through, before visiting its children.")
+               "answer is always no. A Value has to go into seen as soon as the check lets it "
+               "through, before its children are visited.")
+NEVER_ADDED_FIX = "Right under the `if`, write `seen.add(node)`."
 RESET = ("seen is made afresh inside visit(), so every call starts with an empty set and forgets "
-         "the Values visited before. Make seen once, in topological_sort, next to order; visit "
-         "only reads it and adds to it.")
+         "the Values visited before. It has to be made once, in topological_sort, next to order; "
+         "visit only reads it and adds to it.")
+RESET_FIX = "Move the set out of visit: `order, seen = [], set()` in topological_sort."
 ADD_ONLY = ("visit() puts every node into seen, but never asks whether it is there already, so "
-            "nothing is skipped. Check first, `if node not in seen:`, and do the rest, adding "
-            "node to seen included, under that if.")
+            "nothing is skipped. The question has to come first, with everything else visit does "
+            "(adding node to seen included) under it.")
+ADD_ONLY_FIX = "Start visit with `if node not in seen:` and indent the rest under it."
 NOT_MOVED = ("visit() checks seen, but the loop over the children and the append run anyway, "
-             "because they are not inside the if. Indent them one level deeper, under the if, so "
-             "that a Value already in seen is skipped entirely.")
+             "because they are not inside the if: a Value already in seen is gone through again.")
+NOT_MOVED_FIX = "Indent the `for child` loop and `order.append(node)` one level, under the if."
 INVERTED = ("The list stays empty: visit() skips every Value. The condition is the wrong way "
-            "round: do the work only if node is NOT in seen yet.")
-LIST = ("The order is right, but visit() looks a Value up in a list: `node not in ...` compares "
-        "node with the Values in the list one by one, {compared} times here for {n} Values. "
-        "microgpt's graph for one name has 60,000 to 95,000 Values, and that would be billions "
-        "of comparisons on every training step. A set finds a Value at once, however many it "
-        "holds: make seen a set(), and ask it.")
+            "round: the work must be done only for a Value that is NOT in seen yet.")
+INVERTED_FIX = "Turn the test around: `if node not in seen:`."
+LIST = ("The order is right, but visit() looks a Value up in a list: asking a list whether it "
+        "holds node compares node with the Values in it one by one, {compared} times here for "
+        "{n} Values. microgpt's graph for one name has tens of thousands of Values, and that "
+        "would be billions of comparisons on every training step. A set finds a Value at once, "
+        "however many it holds.")
+LIST_FIX = "Make seen a set: `order, seen = [], set()`, and add to it with `seen.add(node)`."
 REPEAT = ("visit() lists each Value once, but still goes down through a Value every time it "
-          "reaches it: {expanded} times for the {n} Values of this {what}. Check seen first, "
-          "before the loop, so that a Value already visited is skipped at once.")
+          "reaches it: {expanded} times for the {n} Values of this {what}. seen has to be asked "
+          "first, before the loop, so that a Value already visited is skipped at once.")
+REPEAT_FIX = ("Start visit with `if node not in seen:` and `seen.add(node)`, with the loop and "
+              "the append under the if.")
+ASSIGNED = ("raised UnboundLocalError: visit assigns to seen or order (with `= ...` or `+= "
+            "...`), and a name assigned inside a function is a new name of that function. Both "
+            "have to be made in topological_sort; visit only changes them.")
+ASSIGNED_FIX = "In visit, change them without assigning: `seen.add(node)`, `order.append(node)`."
+SAME_NUMBER = ("Two different Values of this graph both hold {number}, and only one of them is "
+               "listed: seen remembers numbers, not Values. Two Values with the same number are "
+               "still two nodes of the graph.")
+SAME_NUMBER_FIX = "Put the Value itself into seen, `seen.add(node)`, and ask `node not in seen`."
+FIXES = {NO_SEEN: NO_SEEN_FIX, NEVER_ADDED: NEVER_ADDED_FIX, RESET: RESET_FIX,
+         ADD_ONLY: ADD_ONLY_FIX, NOT_MOVED: NOT_MOVED_FIX, INVERTED: INVERTED_FIX}
 
 
 class _Spy(tuple):
@@ -100,15 +120,13 @@ def _watched(code, root, call):
             order = code.topological_sort(root)
     except RecursionError:
         fail(f"`{call}` never finished: it raised RecursionError, because visit keeps calling "
-             "itself on the same Value. Visit each child, `visit(child)`, and only the Values "
-             "not in seen yet.")
+             "itself on the same Value. Each call has to be about a child, one step further "
+             "down, and only for Values not in seen yet.",
+             fix="In the loop, write `visit(child)`, not `visit(node)`.")
     except UnboundLocalError as error:
         if "seen" not in str(error) and "order" not in str(error):
             raise
-        fail(f"`{call}` raised UnboundLocalError: visit assigns to seen or order (with `= ...` or "
-             "`+= ...`), and a name assigned inside a function is a new name of that function. "
-             "Make both in topological_sort, and in visit only change them: seen.add(node), "
-             "order.append(node).")
+        fail(f"`{call}` {ASSIGNED}", fix=ASSIGNED_FIX)
     finally:
         for name, had, old in (("__hash__", had_hash, old_hash), ("__eq__", had_eq, old_eq)):
             if had:
@@ -116,8 +134,9 @@ def _watched(code, root, call):
             else:
                 delattr(Value, name)
     if not isinstance(order, (list, tuple)):
-        fail(f"`{call}` should return the list order, but returned {type(order).__name__}. Keep "
-             "the given last line, `return order`.")
+        fail(f"`{call}` should return the list order, but returned {type(order).__name__}. The "
+             "starter's last line gives it back: is it still there?",
+             fix="Keep the last line: `return order`.")
     return list(order), expanded[0], tuple(hashes), compares[0]
 
 
@@ -156,10 +175,17 @@ def _judge(code, order, nodes, labels, call):
                 problem = f"{name[id(node)]} comes before its child {name[id(late[0])]}."
                 break
     if problem:
-        why = _diagnose(code) or ("Each Value must come once, after its children: skip a Value "
-                                  "that is in seen already, else add it to seen, visit its "
-                                  "children, then append it.")
-        fail(f"`{call}` gave {shown}. {problem} {why}")
+        why = _diagnose(code)
+        if not why and missing:
+            listed = {node.data for node in order}
+            twins = [node for node in nodes
+                     if not any(n is node for n in order) and node.data in listed]
+            if twins:
+                fail(f"`{call}` gave {shown}. {problem} "
+                     + SAME_NUMBER.format(number=f"{twins[0].data:g}"), fix=SAME_NUMBER_FIX)
+        why = why or ("Each Value must come once, after its children: skip a Value that is in "
+                      "seen already, else add it to seen, visit its children, then append it.")
+        fail(f"`{call}` gave {shown}. {problem} {why}", fix=FIXES.get(why, ""))
 
 
 @check("a Value used twice is listed once")
@@ -199,7 +225,7 @@ def _(code):
     _judge(code, order, rungs, [f"x{k}" for k in range(LADDER + 1)], call)
     if expanded > 2 * len(rungs):
         fail(REPEAT.format(expanded=f"{expanded:,}", n=len(rungs),
-                           what="ladder, a number that doubles at every step"))
+                           what="ladder, a number that doubles at every step"), fix=REPEAT_FIX)
 
 
 @check("seen is a set")
@@ -212,7 +238,7 @@ def _(code):
     _, _, _, compares = _watched(code, x, f"topological_sort(x)`, with `x` a chain of {n} Values "
                                           "built by `x = x * 1.01 + k")
     if compares > n:
-        fail(LIST.format(compared=f"{compares:,}", n=f"{n:,}"))
+        fail(LIST.format(compared=f"{compares:,}", n=f"{n:,}"), fix=LIST_FIX)
 
 
 MESSY = ("u = x * y + z ** 3, v = u * u + x, w = (x - z) * v, out = v * w / (1 + y) + "
@@ -234,6 +260,160 @@ def _(code):
     order, expanded, *_ = _watched(code, out, "topological_sort(out)")
     _judge(code, order, nodes, labels, f"topological_sort(out)` with `{MESSY}")
     if expanded > 2 * len(nodes):
-        fail(REPEAT.format(expanded=f"{expanded:,}", n=len(nodes), what="graph"))
+        fail(REPEAT.format(expanded=f"{expanded:,}", n=len(nodes), what="graph"), fix=REPEAT_FIX)
     return (f"All {len(nodes)} Values of out, each once and after its children; visit went down "
             f"through each of them once.")
+
+
+# --- the differential check: new graphs that reuse Values, bigger and deeper than above -----
+
+LEAVES = (2.0, 3.0, -1.0, 0.5, 2.0)  # 2.0 twice: two different leaves often hold the same number
+_LABELS = {}  # id of a node of a generated graph -> its name in the case's text (x1, n3, ...)
+
+
+def _graph_plan(rng, size):
+    """A graph of `size` operations that reuses its Values: (the leaves' numbers, [(op, left,
+    right), ...]). Each operation takes one of the last few Values made (so the graph is deep)
+    and any Value made before, or a new leaf; `a * a` (a Value used twice by one node) comes up
+    too. The last Value made is the output; every Value made is below it."""
+    leaves, steps, names = [], [], []
+
+    def leaf():
+        leaves.append(rng.choice(LEAVES))
+        names.append(f"x{len(leaves)}")
+        return names[-1]
+
+    leaf()
+    leaf()
+    while len(steps) < size:
+        left = names[rng.randrange(max(0, len(names) - 3), len(names))]
+        roll = rng.random()
+        right = left if roll < 0.15 else leaf() if roll < 0.45 else rng.choice(names)
+        steps.append((rng.choice("+*"), left, right))
+        names.append(f"n{len(steps)}")
+    used = {name for _, left, right in steps for name in (left, right)}
+    for name in names[:-1]:  # a Value nothing uses yet joins the output
+        if name not in used:
+            steps.append((rng.choice("+*"), f"n{len(steps)}", name))
+            used.add(name)
+    return leaves, steps
+
+
+def _graph_text(leaves, steps):
+    made = [f"x{i + 1} = Value({leaf:g})" for i, leaf in enumerate(leaves)]
+    made += [f"n{i + 1} = {left} {op} {right}" for i, (op, left, right) in enumerate(steps)]
+    top = f"n{len(steps)}"
+    if len(made) <= 12:
+        return f"the graph {top} where {', '.join(made)}"
+    return (f"the graph {top} of {len(leaves) + len(steps)} Values, where {', '.join(made[:5])}, "
+            f"..., {made[-1]}")
+
+
+def _build_graph(space, leaves, steps):
+    Value = space.Value
+    made = {}
+    for index, number in enumerate(leaves):
+        made[f"x{index + 1}"] = Value(number)
+    for index, (op, left, right) in enumerate(steps):
+        a, b = made[left], made[right]
+        made[f"n{index + 1}"] = a + b if op == "+" else a * b
+    for name, node in made.items():
+        _LABELS[id(node)] = name
+    return (made[f"n{len(steps)}"],)
+
+
+def _graphs(rng):
+    """Graphs of 3 to 100 operations: the last two bigger and deeper than the examples above."""
+    for size, note in ((3, ""), (6, ""), (12, ""), (40, "a graph deeper than the examples"),
+                       (100, "a graph of more than 100 Values")):
+        leaves, steps = _graph_plan(rng, size)
+        yield Case(_graph_text(leaves, steps),
+                   lambda space, leaves=leaves, steps=steps: _build_graph(space, leaves, steps),
+                   note)
+
+
+def _shape(root):
+    """Every node under root, each once, and its children: [(node, (child, ...)), ...]."""
+    found, todo, ids = [], [root], set()
+    while todo:
+        node = todo.pop()
+        if id(node) not in ids:
+            ids.add(id(node))
+            children = tuple(node._children)
+            found.append((node, children))
+            todo.extend(children)
+    return found
+
+
+class _Sorted:
+    """What topological_sort gave for one graph, with the graph's shape before and after the call.
+
+    `data` is what a message shows of it: the names of the listed nodes, in their order.
+    """
+
+    def __init__(self, order, root, before, after):
+        self.order, self.root, self.before, self.after = order, root, before, after
+        self.data = ([_LABELS.get(id(node), "?") for node in order]
+                     if isinstance(order, (list, tuple)) else order)
+
+
+def _sorted(space, args):
+    root = args[0]
+    before = _shape(root)
+    order = space.topological_sort(root)
+    return _Sorted(order, root, before, _shape(root))
+
+
+def _label_key(label):
+    """x1, x2, ... (the leaves) first, then n1, n2, ...: the order the case's text makes them."""
+    return (label[:1] != "x", int(label[1:]) if label[1:].isdigit() else 0)
+
+
+def _names(nodes, most=4):
+    """The nodes' names in the order the case's text makes them; at most `most` of them."""
+    labels = sorted((_LABELS.get(id(node), "?") for node in nodes), key=_label_key)
+    if len(labels) > most:
+        return f"{', '.join(labels[:most - 1])} and {len(labels) - most + 1} more"
+    return listing(labels)
+
+
+def _sort_problem(got, want):
+    """Where got stops being a topological order of its graph (any right order passes), or ''."""
+    kept = {id(node): children for node, children in got.after}
+    robbed = [node for node, children in got.before
+              if [id(c) for c in kept.get(id(node), ())] != [id(c) for c in children]]
+    if robbed:
+        first = min(robbed, key=lambda node: _label_key(_LABELS.get(id(node), "?")))
+        had = listing(_LABELS.get(id(child), "?") for child in dict(got.before)[first])
+        return (f"it took the children away from {_names(robbed)} ({_names([first])} was made "
+                f"from {had}): topological_sort must leave the graph as it found it, because "
+                "whoever called it goes on using the graph")
+    order = got.order
+    if not isinstance(order, (list, tuple)):
+        return "it should be a list of the graph's Values"
+    nodes = [node for node, _ in got.before]
+    position = {}
+    for index, node in enumerate(order):
+        position.setdefault(id(node), index)
+    listed = {id(node) for node in nodes}
+    missing = [node for node in nodes if id(node) not in position]
+    twice = [node for node in nodes if sum(item is node for item in order) > 1]
+    if not order:
+        return f"the list is empty, but the graph has {plural(len(nodes), 'Value')}"
+    if missing:
+        return (f"{_names(missing)} {'is' if len(missing) == 1 else 'are'} missing: the graph "
+                f"has {plural(len(nodes), 'Value')}, the list {len(order)}")
+    if twice:
+        return f"{_names(twice)} {'is' if len(twice) == 1 else 'are'} listed more than once"
+    if any(id(node) not in listed for node in order):
+        return "it holds something that is not a Value of this graph"
+    for node in order:
+        late = [child for child in node._children if position[id(child)] > position[id(node)]]
+        if late:
+            return (f"{_names([node])} comes before its child {_names(late[:1])}, but a node can "
+                    "only be worked out once its children are")
+    return ""
+
+
+agrees("topological_sort", _graphs, call=_sorted, compare=_sort_problem,
+       name="topological_sort on new graphs, twice each")

@@ -2,11 +2,18 @@
 
 `slope_between(f, x, nudge)` is called with the checks' own curves. Each check works rise over
 run out itself, and recognises the classic slips by the number they give: the run taken as
-nudge instead of 2 * nudge, a missing pair of brackets, the rise upside down.
+nudge instead of 2 * nudge, a missing pair of brackets, the rise upside down. The line to write
+is held back in `fix`.
+
+The last check compares slope_between with ours on new curves, points and nudges, each twice:
+a slope rounded like the demo's printout, or slopes remembered from one call to the next (the
+same x and nudge on another curve), show there.
 """
 import math
 
-from linebyline.runtime import calling, check, close, fail, number, shown
+from linebyline.runtime import Case, agrees, calling, check, close, fail, number, shown
+
+FIX = "Rise over run: `slope = (loss_up - loss_down) / (2 * nudge)`."
 
 
 def _is_number(x):
@@ -25,31 +32,33 @@ def _slope(code, f, label, x, nudge):
         return got
     seen = f"`{call}` gave {shown(got)}, but should give {number(want)}."
     if not _is_number(got):
-        fail(f"{seen} slope_between must return the slope, a number: set `slope` to rise over run "
-             "and keep the `return slope` line.")
+        fail(f"{seen} slope_between must return the slope, a number: `slope` has to be set to "
+             "rise over run, and the `return slope` line kept.", fix=FIX)
     points = (f"The two points are x - nudge = {number(x - nudge)} (height {number(down)}) and "
               f"x + nudge = {number(x + nudge)} (height {number(up)})")
     if close(got, 0) and not close(want, 0):
-        fail(f"{seen} slope is still 0, as in the starter: replace `slope = 0.0` with rise over run.")
+        fail(f"{seen} slope is still 0, as in the starter: the line `slope = 0.0` is still there, "
+             "where rise over run belongs.", fix=FIX)
     if close(got, rise / nudge):
         fail(f"{seen} {points}: they are 2 * nudge = {number(run)} apart, not nudge = "
-             f"{number(nudge)}. Dividing by nudge alone makes every slope twice too big: divide the "
-             "rise by `(2 * nudge)`.")
+             f"{number(nudge)}. Dividing by nudge alone makes every slope twice too big: the run "
+             "is the whole distance between the points.", fix=FIX)
     if close(got, rise / 2 * nudge):
-        fail(f"{seen} Python reads `(loss_up - loss_down) / 2 * nudge` as ((loss_up - loss_down) / 2) "
-             "* nudge: it multiplies by nudge instead of dividing by it. Put the run in its own "
-             "brackets: `/ (2 * nudge)`.")
+        fail(f"{seen} That is the rise divided by 2 and then multiplied by nudge: Python reads "
+             "a / 2 * nudge as (a / 2) * nudge. The run, 2 * nudge, needs brackets of its own so "
+             "that the whole of it divides.", fix=FIX)
     if close(got, up - down / run):
-        fail(f"{seen} Python divides before it subtracts, so `loss_up - loss_down / (2 * nudge)` "
-             "divides only loss_down. Put the rise in its own brackets: `(loss_up - loss_down)`.")
+        fail(f"{seen} That is loss_up minus (loss_down divided by the run): Python divides "
+             "before it subtracts, so only loss_down was divided. The rise needs brackets of its "
+             "own.", fix=FIX)
     if close(got, -want):
         fail(f"{seen} {points}. The sign is flipped: the rise is the right height minus the left "
-             "one, `loss_up - loss_down`, so that a curve going up has a positive slope.")
+             "one, so that a curve going up has a positive slope.", fix=FIX)
     if close(got, rise):
-        fail(f"{seen} {number(rise)} is the rise alone. A slope is rise over run: divide it by how "
-             f"far apart the points are, 2 * nudge = {number(run)}.")
+        fail(f"{seen} {number(rise)} is the rise alone. A slope is rise over run: the rise divided "
+             f"by how far apart the points are, 2 * nudge = {number(run)}.", fix=FIX)
     fail(f"{seen} {points}: the rise is {number(rise)} and the run is {number(run)}, so rise over "
-         f"run is {number(want)}.")
+         f"run is {number(want)}.", fix=FIX)
 
 
 def _line(x):
@@ -90,13 +99,58 @@ def _(code):
         got = _slope(code, _cube, "x ** 3", 2, nudge)
         if not close(got, 12 + nudge ** 2, rel=1e-6, abs_tol=1e-6):
             fail(f"`slope_between(f, 2, {number(nudge)})` with `f(x) = x ** 3` gave {number(got)}, "
-                 f"but rise over run there is {number(12 + nudge ** 2)}.")
+                 f"but rise over run there is {number(12 + nudge ** 2)}.", fix=FIX)
     # Curves whose slopes are known exactly: sqrt(x) at 4 is 1/4, 1/x at 2 is -1/4.
     for f, label, x, exact in [(math.sqrt, "math.sqrt(x)", 4, 0.25),
                                (lambda x: 1 / x, "1 / x", 2, -0.25)]:
         got = _slope(code, f, label, x, 1e-4)
         if not close(got, exact, rel=1e-6, abs_tol=1e-7):
             fail(f"`slope_between(f, {x}, 0.0001)` with `f(x) = {label}` gave {number(got)}, but "
-                 f"the slope of the tangent there is {number(exact)}.")
+                 f"the slope of the tangent there is {number(exact)}.", fix=FIX)
     return ("With nudges 0.1, 0.01 and 0.001, x ** 3 around 2 gives 12.01, 12.0001 and 12.000001: "
             "closer and closer to the tangent's 12.")
+
+
+# --- the differential check: new curves, points and nudges ------------------------------------
+
+CURVES = [("3 * x + 1", _line), ("x ** 2", _square), ("x ** 3", _cube),
+          ("math.sqrt(x)", math.sqrt), ("1 / x", lambda x: 1 / x), ("math.exp(x)", math.exp),
+          ("math.log(x)", math.log)]
+
+
+def _case(label, f, x, nudge, note=""):
+    return Case(f"f(x) = {label}, x = {number(x)}, nudge = {number(nudge)}",
+                lambda space: (f, x, nudge), note)
+
+
+def _curves(rng):
+    """Points and nudges the examples above never use, on curves old and new."""
+    # The same x and nudge as the input before it, on another curve: a slope remembered by its
+    # x and nudge comes back for the wrong curve.
+    yield _case("3 * x + 1", _line, 2, 0.25)
+    yield _case("x ** 2", _square, 2, 0.25, "the same x and nudge as the input before, where "
+                "3 * x + 1 has slope 3, but another curve")
+    for label, f in CURVES:
+        x = round(rng.uniform(0.5, 4.0), 3)
+        nudge = rng.choice((0.3, 0.07, 0.002, 1e-5))
+        yield _case(label, f, x, nudge)
+    yield _case("x ** 2", _square, 1234.5, 0.01, "a point far out, where the slope is in the "
+                "thousands")
+    yield _case("math.sqrt(x)", math.sqrt, 2.3, 1e-6, "a slope with many digits")
+
+
+def _slopes_differ(got, want):
+    """Where two slopes part, with every digit shown: a rounded slope differs past the 6th."""
+    if not _is_number(got):
+        return "slope_between must return the slope, a number"
+    if math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12):
+        return ""
+    for places in range(12):
+        if got == round(want, places):
+            return (f"written out in full, yours is {got!r} and ours {want!r}: yours is ours "
+                    f"rounded to {places} decimals, which throws digits of the slope away")
+    return f"written out in full, yours is {got!r} and ours {want!r}"
+
+
+agrees("slope_between", _curves, call=lambda space, args: space.slope_between(*args),
+       compare=_slopes_differ, name="slope_between on new curves, twice each")

@@ -3,11 +3,22 @@
 The checks set the learner's `counts` table to their own numbers (and put it back afterwards),
 then compare position_loss and name_loss with -log p worked out here. Wrong logs are recognised
 by the number they give: no minus sign, base 10 or 2, the log of the count instead of the
-probability. The last check uses module 2's real counts of the names in input.txt.
+probability. The third check uses module 2's real counts of the names in input.txt. The lines to
+write are held back in `fix`.
+
+The last check compares name_loss with ours on count tables and names of its own, each twice:
+among them a name longer than block_size, whose loss averages only its first n positions, and a
+count so far above the rest of its row that a probability comes out near 0.000001, where a
+surprise taken of p plus a small safety number is no longer the surprise of p.
 """
 import math
+import random
 
-from linebyline.runtime import calling, check, close, fail, number, shown
+from linebyline.runtime import Case, agrees, calling, check, close, fail, number, shown
+
+SURPRISE_FIX = "Return the surprise: `return -math.log(probs[target])`."
+APPEND_FIX = "In the loop: `losses.append(position_loss(tokens[pos], tokens[pos + 1], n))`."
+AVERAGE_FIX = "Return the average: `return (1 / n) * sum(losses)`."
 
 
 class _Counts:
@@ -60,21 +71,40 @@ def _(code):
                     f"{number(count)} / {number(total)} = {number(p)}, and its surprise is "
                     f"-log p = {number(want)}.")
             if not _is_number(got):
-                fail(f"{seen} position_loss must return a number.")
+                fail(f"{seen} position_loss must return a number.", fix=SURPRISE_FIX)
             if close(got, -want):
                 fail(f"{seen} Yours is below 0: log p is negative for any p below 1, so the "
-                     "surprise needs a minus sign in front, -math.log(...).")
+                     "surprise needs a minus sign in front of the log.", fix=SURPRISE_FIX)
             if close(got, want / math.log(10)) or close(got, want / math.log(2)):
                 base = "10" if close(got, want / math.log(10)) else "2"
                 fail(f"{seen} Yours is the log in base {base}. The loss of train1.py and "
-                     "microgpt.py uses the natural log, `math.log`, whose slope is exactly 1 / x.")
+                     "microgpt.py uses the natural log, math.log, whose slope is exactly 1 / x.",
+                     fix=SURPRISE_FIX)
             if close(got, -math.log(count)) or close(got, math.log(count)):
-                fail(f"{seen} Yours is the log of the count, {number(count)}. Take the log of the "
-                     "probability: probs[target], the count divided by the row's total.")
+                fail(f"{seen} Yours is the log of the count, {number(count)}. The surprise is the "
+                     "log of the probability, probs[target]: the count divided by the row's "
+                     "total.", fix=SURPRISE_FIX)
             if close(got, 0) and not close(want, 0):
-                fail(f"{seen} position_loss still returns 0.0: return minus the log of "
-                     "probs[target].")
-            fail(seen)
+                fail(f"{seen} position_loss still returns 0.0, the starter's placeholder.",
+                     fix=SURPRISE_FIX)
+            fail(seen, fix=SURPRISE_FIX)
+
+
+def _ignores_counts(code, tokens, n):
+    """A sentence when name_loss gives the same loss for two different tables of counts."""
+    first = tokens[0]
+    with _Counts(code.counts, {}):
+        with calling(f"name_loss({shown(tokens)}, {n})` with every count at 1"):
+            even = code.name_loss(tokens, n)
+    with _Counts(code.counts, {first: {tokens[1]: 50.0}}):
+        with calling(f"name_loss({shown(tokens)}, {n})` with one count at 50"):
+            raised = code.name_loss(tokens, n)
+    if _is_number(even) and _is_number(raised) and close(even, raised):
+        return (f"Yours gave the same loss, {number(even)}, with every count at 1 and with the "
+                f"count of {_name(code, first)} -> {_name(code, tokens[1])} raised to 50: it does "
+                "not follow the counts as they are now. Something worked out from the counts is "
+                "kept from an earlier call (in a list or dict made outside the function).")
+    return ""
 
 
 @check("the average over a name")
@@ -99,22 +129,28 @@ def _(code):
                     f"give {number(want)}: the surprises of the first {n} positions are {parts}, "
                     f"and their average is {number(want)}.")
             if not _is_number(got):
-                fail(f"{seen} name_loss must return a number.")
+                fail(f"{seen} name_loss must return a number.", fix=AVERAGE_FIX)
             if close(got, sum(losses[:n])):
                 fail(f"{seen} Yours is their sum. The loss is an average, so that long and short "
-                     "names count alike: multiply the sum by (1 / n).")
+                     "names count alike: the sum times 1 / n.", fix=AVERAGE_FIX)
             if close(got, sum(losses[:n]) / len(tokens)):
                 fail(f"{seen} Yours divides by len(tokens), {len(tokens)}, but a name of "
                      f"{len(tokens)} tokens has only {len(tokens) - 1} positions that predict a "
-                     "next token, and name_loss is told to use the first n: divide by n.")
+                     "next token, and name_loss is told to use the first n: the average is over "
+                     "n.", fix=AVERAGE_FIX)
             same = [-math.log(counts[x][x] / sum(counts[x])) for x in tokens[:n]]
             if close(got, sum(same) / n):
                 fail(f"{seen} Yours asked each token to predict itself: the target of position "
-                     "pos is the token after it, tokens[pos + 1].")
+                     "pos is the token after it, tokens[pos + 1].", fix=APPEND_FIX)
             if close(got, 0):
-                fail(f"{seen} name_loss still returns 0.0: append each position's surprise to "
-                     "losses, then return their average.")
-            fail(seen)
+                fail(f"{seen} name_loss still returns 0.0: each position's surprise has to go "
+                     "into losses, and their average come back.", fix=APPEND_FIX)
+            kept = _ignores_counts(code, tokens, n)
+            if kept:
+                fail(f"{seen} {kept}", fix="Work the probabilities out from counts at every call, "
+                     "as the starter's line does: `probs = [c / sum(counts[token]) for c in "
+                     "counts[token]]`.")
+            fail(seen, fix=APPEND_FIX)
 
 
 @check("the loss of real names")
@@ -140,9 +176,51 @@ def _(code):
             if not _is_number(got) or not close(got, want):
                 fail(f"With module 2's counts of the names in input.txt, name_loss for {doc!r} "
                      f"gave {shown(got)}, but the average surprise of its {n} positions is "
-                     f"{number(want)}.")
+                     f"{number(want)}.", fix=APPEND_FIX)
         first = [BOS] + [chars.index(ch) for ch in docs[0]] + [BOS]
         example = code.name_loss(first, min(16, len(first) - 1))
     size = len(code.counts)
     return (f"With module 2's real counts, the loss of {docs[0]!r} is {number(example)}; with "
             f"every count at 1 it would be log {size} = {number(math.log(size))}.")
+
+
+# --- the differential check: count tables and names of its own -----------------------------
+
+def _name_case(rng, length, note="", lopsided=False):
+    """A random name of `length` letters, its n capped at 16, on a random table of counts."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    name = "".join(rng.choice(letters) for _ in range(length))
+    seed = rng.random()
+
+    def make(space):
+        chars, BOS = space.chars, space.BOS
+        table = random.Random(seed)
+        for row in space.counts:
+            row[:] = [float(table.randint(1, 9)) for _ in row]
+        tokens = [BOS] + [chars.index(ch) for ch in name if ch in chars] + [BOS]
+        if lopsided:  # a count far above the rest of its row: the next letter gets p near 1e-6
+            row = space.counts[tokens[0]]
+            row[(tokens[1] + 1) % len(row)] = 1e7
+        return (tokens, min(16, len(tokens) - 1))
+
+    return Case(f"the tokens of {name!r} (n = {min(16, length + 1)}), on a table of counts "
+                f"from 1 to 9{', one of them 10,000,000' if lopsided else ''}", make, note)
+
+
+def _names(rng):
+    for length in (1, 4, 9):
+        yield _name_case(rng, length)
+    yield _name_case(rng, 21, "a name longer than block_size: only its first 16 positions count")
+    yield _name_case(rng, 6, "a first letter with a probability near 0.000001", lopsided=True)
+
+
+def _losses_differ(got, want):
+    if not _is_number(got):
+        return "name_loss must return a number"
+    if math.isclose(got, want, rel_tol=1e-7, abs_tol=1e-9):
+        return ""
+    return f"written out in full, yours is {got!r} and ours {want!r}"
+
+
+agrees("name_loss", _names, call=lambda space, args: space.name_loss(*args),
+       compare=_losses_differ, name="name_loss on new names and counts, twice each")

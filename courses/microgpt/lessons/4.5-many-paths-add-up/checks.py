@@ -1,165 +1,172 @@
-"""Checks for lesson 4.5, Many paths add up: dh[j] collects one share from every logit.
+"""Checks for lesson 4.5, Many paths add up: the local rate pow records, n * x ** (n - 1).
 
-`fc2_backward(h, dlogits)` is called with the checks' own numbers while the module's `weights`
-holds the checks' own matrix (put back afterwards). The classic slips each give a number of their
-own: keeping only the last share (`=`), multiplying the shares, adding along a path, the wrong
-local rate, the weight's indices swapped. The last check nudges every h[j] through a real loss.
+Each check raises a Value to a power with the learner's `__pow__`, calls backward() (given, from
+lesson 4.4) and reads x.grad. A whole power n is n paths from x, so x ** n must give what
+x * x * ... * x gives through the same backward(); the classic slips each leave a number of their
+own (one path only, the output itself, the power not lowered, 2x for every power). Powers that
+count no paths, -1 (microgpt's division) and 0.5, follow the same rule: a rule that counts paths
+with range(n) breaks there. Then every grad is compared with nudging, and backward() with ours on
+new graphs full of powers, each walked twice. The line to write is held back in `fix`.
 """
-import math
+from linebyline.runtime import (
+    agrees,
+    calling,
+    check,
+    close,
+    fail,
+    nudge_grads,
+    number,
+    value_graphs,
+)
 
-from linebyline.runtime import calling, check, close, fail, number, shown
-
-
-class _Weights:
-    """Let the learner's module see the checks' matrix as weights['mlp_fc2'] for a while."""
-
-    def __init__(self, code, matrix):
-        self.weights, self.matrix = code.weights, matrix
-
-    def __enter__(self):
-        self.saved = self.weights.get('mlp_fc2')
-        self.weights['mlp_fc2'] = self.matrix
-        return self.matrix
-
-    def __exit__(self, *exc):
-        self.weights['mlp_fc2'] = self.saved
-        return False
+FIX = ("Give pow its rate, n paths added up: "
+       "`return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))`.")
 
 
-def _numbers(x, length):
-    return (isinstance(x, (list, tuple)) and len(x) == length
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in x))
+def _slip(got, x, n, recorded):
+    """What the learner's pow rate is, told from the number it gave for x ** n; or ''."""
+    if not recorded:
+        return ("x got no share at all: pow recorded no local rate yet, so the walk had nothing "
+                "to hand down to x. The empty () still needs its number.")
+    if close(got, 0) and (n < 0 or n != int(n)):
+        return (f"Your pow recorded the rate 0 for n = {number(n)}: a rule that counts the paths "
+                f"(with range(n), say) finds none here, since {number(n)} copies of x is no "
+                "product. The rule the paths give for whole n, n * x ** (n - 1), holds for every "
+                "n: nudging confirms it, and microgpt needs it for ** -1 (division) and ** -0.5 "
+                "(rmsnorm).")
+    if close(got, x ** (n - 1)):
+        return (f"That is x ** (n - 1) = {number(x ** (n - 1))}, the rate along one path only. "
+                f"x ** {number(n)} is {number(n)} copies of x multiplied: {number(n)} paths, each "
+                f"with that rate, and the paths add up.")
+    if close(got, x ** n):
+        return (f"That is x ** {number(n)} itself, the height of the curve, not how fast it "
+                "rises.")
+    if close(got, n * x ** n):
+        return ("That is n * x ** n: the power was not lowered. Along each path the rate is the "
+                "other n - 1 copies of x: x ** (n - 1).")
+    if close(got, n * x) and n != 2:
+        return (f"That is n * x, which is right for x ** 2 only (2x). For n = {number(n)} the rate "
+                f"of each path is x ** (n - 1), not x.")
+    if close(got, n):
+        return "That is n alone: each of the n paths has the rate x ** (n - 1), not 1."
+    return ""
 
 
-def _call(code, h, dlogits, matrix):
-    """Run fc2_backward; return (how it was called, the weights' gradients, dh)."""
-    call = f"fc2_backward({shown(h)}, {shown(dlogits)})"
-    with _Weights(code, matrix):
-        with calling(f"{call}` with `weights['mlp_fc2'] = {shown(matrix)}"):
-            try:
-                result = code.fc2_backward(list(h), list(dlogits))
-            except IndexError:
-                if len(h) != len(dlogits):
-                    fail(f"`{call}` with `weights['mlp_fc2'] = {shown(matrix)}` raised IndexError: "
-                         f"a list was indexed past its end. h has {len(h)} numbers but there are "
-                         f"{len(dlogits)} logits: is dh made inside fc2_backward, with one 0.0 "
-                         "per number of h, `[0.0] * len(h)`?")
-                raise
-    if not isinstance(result, tuple) or len(result) != 2:
-        fail(f"`{call}` returned {shown(result)}, but should return two things, as the starter's "
-             "`return grads['mlp_fc2'], dh` does.")
-    return f"`{call}` with `weights['mlp_fc2'] = {shown(matrix)}`", result[0], result[1]
+def _rate_of_power(code, x, n):
+    """x.grad after (Value(x) ** n).backward(); fails plainly on the classic crashes."""
+    Value = code.Value
+    call = f"x = Value({number(x)}), y = x ** {number(n)}"
+    try:
+        with calling(call):
+            base = Value(float(x))
+            y = base ** n
+        with calling(f"{call}, then y.backward()"):
+            y.backward()
+    except TypeError as error:
+        text = str(error)
+        if "cannot be interpreted as an integer" in text:
+            fail(f"`{call}` raised TypeError ({text}): your pow counts its paths with range(n), "
+                 f"but n = {number(n)} is not a whole number of paths. The rule the paths give "
+                 "for whole n, n * x ** (n - 1), holds for every n: nudging confirms it, and "
+                 "microgpt needs it for ** -1 (division) and ** -0.5 (rmsnorm).", fix=FIX)
+        if "iterable" in text or "must support iteration" in text:
+            fail(f"`{call}`, then `y.backward()`, raised TypeError ({text}): pow recorded its rate as "
+                 "a bare number, but backward() zips the children with the local rates, one per "
+                 "child, so they have to come in a tuple, even when there is only one: a comma "
+                 "after the number makes a tuple of one.", fix=FIX)
+        raise
+    recorded = getattr(y, "_local_grads", ())
+    return call, base.grad, recorded
 
 
-def _term(x):
-    """A number inside a sum: negative ones in brackets, 1.5 + (-2)."""
-    return f"({number(x)})" if x < 0 else number(x)
-
-
-def _same(got, want):
-    return _numbers(got, len(want)) and all(close(g, w) for g, w in zip(got, want))
-
-
-def _judge(code, h, dlogits, matrix, story=""):
-    seen, grads, dh = _call(code, h, dlogits, matrix)
-    rows, cols = len(dlogits), len(h)
-    paths = [[d * matrix[i][j] for i, d in enumerate(dlogits)] for j in range(cols)]
-    want = [sum(shares) for shares in paths]
-    weight_grads = [[d * hj for hj in h] for d in dlogits]
-    if dh is None:
-        fail(f"{seen} returned dh = None: make dh a list of zeros, one per number in h, before "
-             "the loops.")
-    if not _numbers(dh, cols):
-        fail(f"{seen} returned dh = {shown(dh)}, but dh should hold {cols} numbers, one per number "
-             f"in h: {shown(want)}.")
-    if _same(dh, want):
-        if not (isinstance(grads, list) and len(grads) == rows
-                and all(_same(g, w) for g, w in zip(grads, weight_grads))):
-            fail(f"{seen} gave the weights' gradients {shown(grads)}, but they should be "
-                 f"{shown(weight_grads)}: the line `grads['mlp_fc2'][i][j] += d * hj` from 4.4 "
-                 "should stay as it was.")
+def _judge(code, x, n, note=""):
+    call, got, recorded = _rate_of_power(code, x, n)
+    want = n * x ** (n - 1)
+    if close(got, want, rel=1e-9, abs_tol=1e-12):
         return
-    shares = "; ".join(f"h[{j}]: " + " + ".join(_term(s) for s in paths[j]) + f" = {number(want[j])}"
-                       for j in range(cols))
-    seen = (f"{seen} gave dh = {shown(list(dh))}, but should give {shown(want)}{story}. Each h[j] "
-            f"is used by every logit, and each logit adds one share, d * fc2[i][j]: {shares}.")
-    if _same(dh, [paths[j][-1] for j in range(cols)]):
-        fail(f"{seen} Yours kept only the last logit's share: `dh[j] = ...` replaces what the "
-             "paths before had put there. Write `+=`, so that every path's share adds up.")
-    if _same(dh, [math.prod(paths[j]) for j in range(cols)]):
-        fail(f"{seen} Yours multiplied the shares of different paths. Along one path the rates "
-             "multiply, but different paths each add their own share: start dh at zeros and "
-             "add with `+=`.")
-    if _same(dh, [sum(d + matrix[i][j] for i, d in enumerate(dlogits)) for j in range(cols)]):
-        fail(f"{seen} Yours added d and the weight. Along a path the rates multiply: h[j] moves "
-             "logits[i] fc2[i][j] times as fast as itself, and logits[i] moves the loss d times as "
-             "fast, so the share is their product.")
-    if _same(dh, [sum(d * hj for d in dlogits) for hj in h]):
-        fail(f"{seen} Yours multiplied d by hj. That is the weight's local rate (4.4); h[j]'s own "
-             "local rate in logits[i] is the weight it is multiplied by, fc2[i][j].")
-    if rows == cols and _same(dh, [sum(d * matrix[j][i] for i, d in enumerate(dlogits))
-                                   for j in range(cols)]):
-        fail(f"{seen} Yours used fc2[j][i], with the indices swapped. The weight between h[j] and "
-             "logits[i] is in row i (its logit) and column j (its input): "
-             "weights['mlp_fc2'][i][j].")
-    if all(close(v, 0) for v in dh):
-        fail(f"{seen} Nothing was added into dh: write the line that adds each path's share in "
-             "place of `pass`.")
-    fail(seen)
+    seen = (f"With {call}, after y.backward() x.grad is {number(got)}, but y moves "
+            f"{number(want)} times as fast as x: n * x ** (n - 1) = {number(n)} * "
+            f"{number(x)} ** {number(n - 1)}{note}.")
+    fail(f"{seen} {_slip(got, x, n, recorded)}".rstrip(), fix=FIX)
 
 
-@check("a number used by two logits gets two shares")
+@check("x ** 2 adds up two paths, like x * x")
 def _(code):
-    _judge(code, [2.0, 1.0], [0.5, 2.0], [[3.0, 0.5], [-1.0, 4.0]],
-           ": h[0] reaches the loss through logits[0] and through logits[1]")
-    return "h[0] gets 0.5 × 3 from logits[0] and 2 × (-1) from logits[1]: -0.5 in all."
+    _judge(code, 3.0, 2, ", the 3 + 3 that y = x * x gives along its two paths")
+    return "x ** 2 at 3: two paths, each with rate 3, add up to 6, as x * x gives."
 
 
-@check("every number of h adds up all its paths")
+@check("x ** 3 adds up three paths")
 def _(code):
-    h, dlogits = [0.5, -1.5, 3.0, 2.0], [0.25, -4.0, 1.0]
-    matrix = [[0.1, 0.2, -0.3, 0.4], [1.5, -1.0, 2.0, 0.5], [-0.2, 0.7, 0.9, -1.1]]
-    _judge(code, h, dlogits, matrix)
-    seen, _, first = _call(code, h, dlogits, matrix)
-    seen, _, second = _call(code, h, dlogits, matrix)
-    if not _same(second, list(first)):
-        fail(f"Calling {seen} twice gave dh = {shown(list(first))}, then {shown(list(second))}. "
-             "dh must start from zeros at every call: make it inside fc2_backward, before the "
-             "loops.")
+    _judge(code, 2.0, 3, ", the 4 + 4 + 4 of the three paths of x * x * x")
+    _judge(code, 1.5, 4)
+    return "x ** 3 at 2: three paths of rate 4 add up to 12, as x * x * x gives."
 
 
-def _softmax_loss(logits, target):
-    biggest = max(logits)
-    exps = [math.exp(v - biggest) for v in logits]
-    return -math.log(exps[target] / sum(exps))
-
-
-def _slope(loss, row, k, nudge=1e-6):
-    old = row[k]
-    row[k] = old + nudge
-    up = loss()
-    row[k] = old - nudge
-    down = loss()
-    row[k] = old
-    return (up - down) / (2 * nudge)
-
-
-@check("matches nudging every h")
+@check("powers that count no paths, -1 and 0.5")
 def _(code):
-    h = [0.8, -0.3, 1.7, 0.05]
-    matrix = [[0.3, -0.8, 0.5, 1.2], [-0.4, 0.9, 0.2, -0.6], [1.1, 0.1, -0.7, 0.3]]
-    target = 1
-    logits = [sum(w * x for w, x in zip(row, h)) for row in matrix]
-    dlogits = [_slope(lambda: _softmax_loss(logits, target), logits, i) for i in range(3)]
-    _, _, dh = _call(code, h, dlogits, matrix)
+    _judge(code, 4.0, -1, " (division is multiplying by ** -1)")
+    _judge(code, 4.0, 0.5)
+    Value = code.Value
+    with calling("a = Value(6.0), b = Value(2.0), y = a / b, then y.backward()"):
+        a, b = Value(6.0), Value(2.0)
+        y = a / b
+        y.backward()
+    if not (close(a.grad, 0.5) and close(b.grad, -1.5)):
+        fail(f"With a = Value(6.0), b = Value(2.0), y = a / b, after y.backward() a.grad is "
+             f"{number(a.grad)} and b.grad is {number(b.grad)}, but y moves 1 / b = 0.5 times as "
+             f"fast as a, and -a / b ** 2 = -1.5 times as fast as b. Division is a * b ** -1, so "
+             "b's rate goes through pow with n = -1.", fix=FIX)
+    return "x ** -1 at 4 moves at -0.0625 and x ** 0.5 at 0.25: n * x ** (n - 1) for any n."
 
-    def loss():
-        return _softmax_loss([sum(w * x for w, x in zip(row, h)) for row in matrix], target)
 
-    for j in range(len(h)):
-        measured = _slope(loss, h, j)
-        if not _numbers(dh, len(h)) or not close(dh[j], measured, rel=1e-5, abs_tol=1e-7):
-            fail(f"With train1.py's kind of loss (-log of a softmax of the logits, target "
-                 f"{target}), nudging h[{j}] itself moves the loss at {number(measured)}, but "
-                 f"fc2_backward gave dh = {shown(dh)}.")
-    return "With a real -log p loss, every dh[j] agrees with nudging h[j] directly."
+MESSY = "y = (x * 4) * (x + 5) + x ** 3 / (x + 1) ** 2 + x ** 0.5"
+
+
+@check("every grad matches nudging")
+def _(code):
+    Value = code.Value
+    with calling("building x = Value(1.7)"):
+        x = Value(1.7)
+
+    def build():
+        return (x * 4) * (x + 5) + x ** 3 / (x + 1) ** 2 + x ** 0.5
+
+    with calling(f"computing {MESSY} while nudging x"):
+        [slope] = nudge_grads(build, [x])
+        y = build()
+    with calling("y.backward()"):
+        y.backward()
+    if not close(x.grad, slope, rel=1e-5, abs_tol=1e-7):
+        fail(f"With x = Value(1.7) and {MESSY}, nudging x up and down by a tiny h measures that y "
+             f"moves {number(slope)} times as fast as x, but after y.backward() x.grad is "
+             f"{number(x.grad)}. x reaches y along many paths, several through a power: each "
+             "power must record n * x ** (n - 1).", fix=FIX)
+    return f"{MESSY} at x = 1.7: all its paths add up to x.grad = {number(x.grad)}, as nudging says."
+
+
+def _nodes(root):
+    found, todo, ids = [], [root], set()
+    while todo:
+        node = todo.pop()
+        if id(node) not in ids:
+            ids.add(id(node))
+            found.append(node)
+            todo.extend(node._children)
+    return found
+
+
+def _leaf_grads(space, args):
+    """out.backward() on a generated graph, every grad at 0 first; then each leaf's grad."""
+    out = args[0]
+    nodes = _nodes(out)
+    for node in nodes:
+        node.grad = 0
+    with calling("out.backward() on the generated graph"):
+        out.backward()
+    leaves = [node for node in nodes if not node._children]
+    return [leaf.grad for leaf in sorted(leaves, key=lambda leaf: leaf.data)]
+
+
+agrees("backward()", value_graphs(ops=("**", "*", "+", "/")), call=_leaf_grads,
+       name="powers in new graphs, twice each")

@@ -1,195 +1,231 @@
-"""Checks for lesson 4.6, The table of local gradients: relu's gate and mul's two rates at work.
+"""Checks for lesson 4.6, The table of local gradients: the rates log, exp and relu record.
 
-`fc1_backward(token, h, dh)` runs while the module's `weights` holds the checks' own matrices
-(put back afterwards), with h worked out here from them: some hidden numbers on, some off (one
-exactly at relu's corner), and dh with both signs, so that gating on the wrong thing shows. The
-last check nudges every weight of the layer through a real loss.
+Each check applies one operation to a Value of its own, calls backward() (given, from lessons 4.4
+and 4.5) and reads x.grad: the rate the operation recorded. The classic slips each leave a number
+of their own (log x or x for log's 1 / x, x for exp's exp x, relu's output or `>=` for its gate),
+and a bare number instead of a tuple makes backward() fail in a way of its own. Then every grad
+of a graph using all six rows is compared with nudging, and backward() with ours on new graphs
+of log, exp and relu, each walked twice. The lines to write are held back in `fix`.
 """
 import math
 
-from linebyline.runtime import calling, check, close, fail, number, shown
+from linebyline.runtime import (
+    Case,
+    agrees,
+    calling,
+    check,
+    close,
+    fail,
+    nudge_grads,
+    number,
+)
 
-WTE = [[0.4, -1.2], [1.5, 0.5], [-0.7, 2.0]]
-FC1 = [[1.0, -0.5], [-1.0, 3.0], [0.25, 1.0], [2.0, -1.5], [-0.5, 0.25]]
-TOKEN = 1          # x = [1.5, 0.5]: pre-activations 1.25, 0.0, 0.875, 2.25, -0.625
-DH = [-1.0, 3.0, 0.5, 1.5, 4.0]
-
-
-class _Weights:
-    """Let the learner's module see the checks' matrices as its weights for a while."""
-
-    def __init__(self, code, wte, fc1):
-        self.weights, self.new = code.weights, {'wte': wte, 'mlp_fc1': fc1}
-
-    def __enter__(self):
-        self.saved = {key: self.weights.get(key) for key in self.new}
-        self.weights.update(self.new)
-
-    def __exit__(self, *exc):
-        self.weights.update(self.saved)
-        return False
-
-
-def _hidden(wte, fc1, token):
-    x = wte[token]
-    return [max(0.0, sum(w * xi for w, xi in zip(row, x))) for row in fc1]
+FIXES = {
+    "log": "log's rate is 1 / x: `return Value(math.log(self.data), (self,), (1 / self.data,))`.",
+    "exp": ("exp's rate is its own height: "
+            "`return Value(math.exp(self.data), (self,), (math.exp(self.data),))`."),
+    "relu": ("relu's rate is 1.0 above 0, else 0.0: "
+             "`return Value(max(0, self.data), (self,), (float(self.data > 0),))`."),
+}
+RULE = {"log": lambda x: 1 / x, "exp": math.exp, "relu": lambda x: float(x > 0)}
+RULE_TEXT = {"log": "1 / x", "exp": "exp x, its own height", "relu": "1 above 0 and 0 elsewhere"}
 
 
-def _grid(got, rows, cols):
-    if not isinstance(got, (list, tuple)) or len(got) != rows:
-        return None
-    if not all(isinstance(row, (list, tuple)) and len(row) == cols and
-               all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in row)
-               for row in got):
-        return None
-    return [list(row) for row in got]
+def _slip(op, got, x, recorded):
+    """What the learner's rate is, told from the number it gave at x; or ''."""
+    if not recorded:
+        return (f"x got no share at all: {op} recorded no local rate yet, so the walk had nothing "
+                "to hand down to x. The empty () still needs its number.")
+    if op == "log":
+        if close(got, math.log(x)):
+            return (f"That is log x, the height of the curve at {number(x)}, not how fast it "
+                    "rises: log climbs at 1 / x, steep for small x, gentle for large x.")
+        if close(got, x):
+            return "That is x itself. log climbs at 1 / x: the larger x, the gentler."
+        if close(got, -1 / x):
+            return "That is -1 / x, the rate of the surprise -log x; log itself rises at +1 / x."
+        if close(got, 1 / x ** 2):
+            return "That is 1 / x², a power too many: log's rate is 1 / x."
+    if op == "exp":
+        if close(got, x):
+            return (f"That is x itself. exp is its own slope: at {number(x)} it rises at "
+                    f"exp {number(x)}, the height of the curve there.")
+        if close(got, 1):
+            return "That is 1, the rate of add. exp rises at exp x, its own height."
+    if op == "relu":
+        if x > 0 and close(got, x):
+            return ("That is relu's output, x itself. relu's rate is its slope: 1 where it lets "
+                    "x through, not x.")
+        if x == 0 and close(got, 1):
+            return ("Your test counts 0 as above it. Only a number strictly above 0 is on the "
+                    "rising side; at exactly 0 relu sits on its flat side.")
+        if x < 0 and close(got, 1):
+            return ("relu at a number below 0 got the rate 1, but there relu gives 0 whatever x "
+                    "does: its rate there is 0.")
+        if x < 0 and close(got, x):
+            return ("That is x itself. Below 0, relu's output stays at 0 however x moves: its "
+                    "rate there is 0.")
+    return ""
 
 
-def _run(code, wte, fc1, token, dh):
-    """fc1_backward's two tables of gradients, as (fc1 grads, wte grads), or fail."""
-    h = _hidden(wte, fc1, token)
-    call = f"fc1_backward({token}, {shown(h)}, {shown(dh)})"
-    with _Weights(code, [list(row) for row in wte], [list(row) for row in fc1]):
-        with calling(f"{call}` with `x = weights['wte'][{token}] = {shown(wte[token])}"):
-            got = code.fc1_backward(token, h, list(dh))
-    if not isinstance(got, dict) or 'mlp_fc1' not in got or 'wte' not in got:
-        fail(f"`{call}` returned {shown(got)}, but should return the dict `grads`, with "
-             "'mlp_fc1' and 'wte' in it, as the starter does.")
-    fc1_grads = _grid(got['mlp_fc1'], len(fc1), len(wte[0]))
-    wte_grads = _grid(got['wte'], len(wte), len(wte[0]))
-    if fc1_grads is None or wte_grads is None:
-        fail(f"`{call}` returned grads {shown(got)}: one number per weight is expected, in "
-             "tables the shape of weights['mlp_fc1'] and weights['wte'].")
-    return f"`{call}` with `x = {shown(wte[token])}`", h, fc1_grads, wte_grads
+def _rate_of(code, op, x):
+    """x.grad after (Value(x).op()).backward(); fails plainly on a rate that is no tuple."""
+    Value = code.Value
+    call = f"x = Value({number(x)}), y = x.{op}()"
+    try:
+        with calling(call):
+            base = Value(float(x))
+            y = getattr(base, op)()
+        with calling(f"{call}, then y.backward()"):
+            y.backward()
+    except TypeError as error:
+        text = str(error)
+        if "iterable" in text or "must support iteration" in text:
+            fail(f"`{call}`, then `y.backward()`, raised TypeError ({text}): {op} recorded its "
+                 "rate as a bare number, but backward() zips the children with the local rates, "
+                 "one per child, so they have to come in a tuple, even when there is only one: a "
+                 "comma after the number makes a tuple of one.", fix=FIXES[op])
+        raise
+    return call, base.grad, getattr(y, "_local_grads", ())
 
 
-def _rows_zero(grid, rows):
-    return all(close(v, 0) for j in rows for v in grid[j])
-
-
-@check("relu passes d on only where it was on")
-def _(code):
-    seen, h, grads, _ = _run(code, WTE, FC1, TOKEN, DH)
-    off = [j for j, hj in enumerate(h) if hj == 0]
-    on = [j for j, hj in enumerate(h) if hj > 0]
-    if _rows_zero(grads, off) and not any(_rows_zero(grads, [j]) for j in on):
-        return "h[1] sits exactly at relu's corner and h[4] below it: both pass nothing on."
-    if _rows_zero(grads, range(len(h))):
-        fail(f"{seen} left every gradient of mlp_fc1 at 0. This check sees the gate through the "
-             "weights' gradients, so write the line that adds d * xk into "
-             "grads['mlp_fc1'][j][k] too.")
-    text = (f"{seen}: h is {shown(h)}, so relu was off for h[{off[0]}] and h[{off[1]}] "
-            f"(h[{off[0]}] exactly at 0). Their weights should get gradient 0, and every other "
-            "weight's gradient should be d times its input")
-    if not _rows_zero(grads, off) and not any(_rows_zero(grads, [j]) for j in on):
-        fail(f"{text}, but the weights of h[{off[0]}] and h[{off[1]}] got "
-             f"{shown(grads[off[0]])} and {shown(grads[off[1]])}. Your gate lets everything "
-             "through. relu's output is never below 0, so `h[j] >= 0` (or `if True:`) is always "
-             "true: relu's local grad is 1 only where h[j] > 0, and 0 where relu was off, also "
-             "at exactly 0.")
-    positive = [j for j in range(len(h)) if DH[j] > 0]
-    if _rows_zero(grads, [j for j in range(len(h)) if j not in positive]) \
-            and not any(_rows_zero(grads, [j]) for j in positive):
-        fail(f"{text}, but yours passed d on exactly where d is above 0. The gate belongs to "
-             "relu, not to d: it asks whether relu was on, `h[j] > 0`, whatever the sign of d.")
-    fail(f"{text}, but got {shown(grads)}. Test relu's output: `if h[j] > 0:`.")
-
-
-@check("each weight of mlp_fc1 gets d × its input")
-def _(code):
-    seen, h, grads, _ = _run(code, WTE, FC1, TOKEN, DH)
-    x = WTE[TOKEN]
-    want = [[DH[j] * xk if h[j] > 0 else 0.0 for xk in x] for j in range(len(h))]
-    if all(close(g, w) for grow, wrow in zip(grads, want) for g, w in zip(grow, wrow)):
+def _judge(code, op, x):
+    call, got, recorded = _rate_of(code, op, x)
+    want = RULE[op](x)
+    if isinstance(got, (int, float)) and close(got, want, rel=1e-9, abs_tol=1e-12):
         return
-    text = f"{seen} gave the weights of mlp_fc1 {shown(grads)}, but should give {shown(want)}"
-    on = [j for j in range(len(h)) if h[j] > 0]
-
-    def like(rate):
-        return all(close(grads[j][k], DH[j] * rate(j, k)) for j in on for k in range(len(x)))
-
-    if like(lambda j, k: FC1[j][k]):
-        fail(f"{text}. You multiplied d by the weight itself. mul's row of the table: the local "
-             "grad of one factor is the other factor. fc1[j][k] is multiplied by x[k], so its "
-             "rate is xk.")
-    if like(lambda j, k: h[j] * x[k]):
-        fail(f"{text}. You multiplied by h[j], relu's output. relu's local grad is its slope, 1 "
-             "where it was on, not its output: the gate already takes care of it, so the weight "
-             "gets d * xk.")
-    if like(lambda j, k: 1.0):
-        fail(f"{text}. Each got only d. The chain has one more link: the weight moves its sum at "
-             "the rate xk, so multiply d by xk.")
-    fail(f"{text}. Under the gate, each weight fc1[j][k] gets d * xk.")
+    if op == "relu" and x == 0:
+        seen = (f"With {call}, after y.backward() x.grad is {number(got)}, but relu's rate at "
+                "exactly 0 must be 0: at its corner microgpt takes the flat side.")
+    else:
+        seen = (f"With {call}, after y.backward() x.grad is {number(got)}, but y moves "
+                f"{number(want)} times as fast as x: {op}'s rate is {RULE_TEXT[op]}.")
+    fail(f"{seen} {_slip(op, got, x, recorded)}".rstrip(), fix=FIXES[op])
 
 
-@check("x collects a share from every hidden number")
+@check("log rises at 1 / x")
 def _(code):
-    seen, h, _, grads = _run(code, WTE, FC1, TOKEN, DH)
-    x = WTE[TOKEN]
-    on = [j for j in range(len(h)) if h[j] > 0]
-    shares = [[DH[j] * FC1[j][k] for j in on] for k in range(len(x))]
-    want = [sum(s) for s in shares]
-    others = [r for r in range(len(WTE)) if r != TOKEN and not all(close(v, 0) for v in grads[r])]
-    if others:
-        fail(f"{seen} gave a gradient to row {others[0]} of wte, {shown(grads[others[0]])}, but "
-             f"only the current token's row, {TOKEN}, was used, so only it can have gradients.")
-    got = grads[TOKEN]
-    if all(close(g, w) for g, w in zip(got, want)):
-        return "x[0] collects 3 shares, one from each hidden number that was on: (-1) + 0.125 + 3."
-    terms = "; ".join(f"x[{k}]: " + " + ".join(f"({number(s)})" if s < 0 else number(s)
-                                               for s in shares[k]) + f" = {number(want[k])}"
-                      for k in range(len(x)))
-    text = (f"{seen} gave wte[{TOKEN}] the gradients {shown(got)}, but should give {shown(want)}: "
-            f"x[k] is used by every hidden number that was on, and each adds d * fc1[j][k]: {terms}")
-    if all(close(got[k], shares[k][-1]) for k in range(len(x))):
-        fail(f"{text}. Yours kept only the last share: write `+=`, so that the shares of all the "
-             "hidden numbers add up.")
-    if all(close(got[k], sum(DH[j] * x[k] for j in on)) for k in range(len(x))):
-        fail(f"{text}. You multiplied d by xk, which is the weight's rate. x[k]'s own local grad "
-             "in the product fc1[j][k] * x[k] is the other factor, the weight fc1[j][k].")
-    fail(f"{text}.")
+    for x in (2.0, 0.25):
+        _judge(code, "log", x)
+    return "log at 2 rises at 0.5, at 0.25 at 4: steep for small x, gentle for large x."
 
 
-def _softmax_loss(logits, target):
-    biggest = max(logits)
-    exps = [math.exp(v - biggest) for v in logits]
-    return -math.log(exps[target] / sum(exps))
-
-
-def _slope(loss, row, k, nudge=1e-6):
-    old = row[k]
-    row[k] = old + nudge
-    up = loss()
-    row[k] = old - nudge
-    down = loss()
-    row[k] = old
-    return (up - down) / (2 * nudge)
-
-
-@check("matches nudging every weight")
+@check("exp rises at its own height")
 def _(code):
-    wte = [[0.3, -0.9, 0.6], [1.1, 0.4, -0.2], [-0.5, 0.8, 0.7], [0.2, 0.2, -1.3]]
-    fc1 = [[0.5, -1.0, 2.0], [1.2, 0.3, -0.4], [-0.9, 0.6, 0.1], [0.4, 1.1, 0.9]]
-    fc2 = [[0.7, -0.3, 0.5, 0.2], [-0.6, 0.9, 0.1, -0.4], [0.3, 0.2, -0.8, 0.6]]
-    token, target = 1, 2
+    for x in (1.0, -1.0):
+        _judge(code, "exp", x)
+    return "exp at 1 rises at 2.718, at -1 at 0.368: each time the height of the curve."
 
-    def loss():
-        h = _hidden(wte, fc1, token)
-        return _softmax_loss([sum(w * v for w, v in zip(row, h)) for row in fc2], target)
 
-    h = _hidden(wte, fc1, token)
-    logits = [sum(w * v for w, v in zip(row, h)) for row in fc2]
-    dlogits = [_slope(lambda: _softmax_loss(logits, target), logits, i) for i in range(3)]
-    dh = [sum(d * fc2[i][j] for i, d in enumerate(dlogits)) for j in range(len(h))]
-    _, _, fc1_grads, wte_grads = _run(code, wte, fc1, token, dh)
-    for name, table, grads in (("mlp_fc1", fc1, fc1_grads), ("wte", wte, wte_grads)):
-        for r, row in enumerate(table):
-            for k in range(len(row)):
-                measured = _slope(loss, row, k)
-                if not close(grads[r][k], measured, rel=1e-5, abs_tol=1e-7):
-                    fail(f"With train1.py's kind of loss (the hidden numbers through a last layer "
-                         f"and -log of a softmax), nudging {name}[{r}][{k}] itself moves the loss "
-                         f"at {number(measured)}, but fc1_backward gave it "
-                         f"{number(grads[r][k])}.")
-    return ("With a real -log p loss, all 12 weights of mlp_fc1 and the 3 of the token's row of "
-            "wte agree with nudging, and the other rows of wte stay at 0.")
+@check("relu passes on 1 above 0, and 0 at 0 and below")
+def _(code):
+    for x in (1.5, -0.5, 0.0):
+        _judge(code, "relu", x)
+    return "relu at 1.5 passes on 1; at -0.5, and at the corner 0, it passes on nothing."
+
+
+MESSY = "L = -(w / (w + 26)).log() + (x * x).exp() * (x - 0.5).relu() + (x ** 3 / w).log()"
+
+
+@check("every grad matches nudging")
+def _(code):
+    Value = code.Value
+    with calling("building w = Value(1.0), x = Value(0.8)"):
+        w, x = Value(1.0), Value(0.8)
+
+    def build():
+        return -(w / (w + 26)).log() + (x * x).exp() * (x - 0.5).relu() + (x ** 3 / w).log()
+
+    with calling(f"computing {MESSY} while nudging w and x"):
+        want = nudge_grads(build, [w, x])
+        L = build()
+    with calling("L.backward()"):
+        L.backward()
+    wrong = [f"{name}.grad is {number(got)} but nudging measures {number(slope)}"
+             for name, got, slope in (("w", w.grad, want[0]), ("x", x.grad, want[1]))
+             if not close(got, slope, rel=1e-5, abs_tol=1e-7)]
+    if wrong:
+        fail(f"With w = Value(1.0), x = Value(0.8) and {MESSY}, nudging each up and down by a "
+             f"tiny h measures how fast L moves, and backward() must agree: {'; '.join(wrong)}. "
+             "Every row of the table is at work here: log's 1 / x, exp's exp x, relu's 1 or 0.",
+             fix=FIXES["log"])
+    return (f"{MESSY}: w.grad = {number(w.grad)} and x.grad = {number(x.grad)}, as nudging "
+            "measures. All six rows of the table, and the paths, add up.")
+
+
+# --- the differential check: new graphs of log, exp and relu ---------------------------------
+
+def _plan(rng, size):
+    """A chain of `size` steps on x1 and x2, each step one of log, exp, relu, + or *."""
+    steps = []
+    for _ in range(size):
+        op = rng.choice(("log", "exp", "relu", "+", "*"))
+        other = rng.choice(("x1", "x2"))
+        shift = rng.choice((0.3, -0.7, 1.2))
+        steps.append((op, other, shift))
+    return steps
+
+
+def _step_text(op, other, shift):
+    if op == "log":
+        return "(v * v + 1).log()"
+    if op == "exp":
+        return "(v * 0.5).exp()"
+    if op == "relu":
+        return f"(v + {other} + {shift:g}).relu() + v * 0.1"
+    return f"v {op} {other}"
+
+
+def _build(space, leaves, steps):
+    Value = space.Value
+    x1, x2 = Value(leaves[0]), Value(leaves[1])
+    named = {"x1": x1, "x2": x2}
+    v = x1
+    for op, other, shift in steps:
+        if op == "log":
+            v = (v * v + 1).log()
+        elif op == "exp":
+            v = (v * 0.5).exp()
+        elif op == "relu":
+            v = (v + named[other] + shift).relu() + v * 0.1
+        elif op == "+":
+            v = v + named[other]
+        else:
+            v = v * named[other]
+    return (v,)
+
+
+def _graphs(rng):
+    for size, note in ((2, ""), (4, ""), (8, ""), (20, "a graph longer than the examples")):
+        leaves = (round(rng.uniform(0.2, 1.5), 2), round(rng.uniform(-1.5, 1.5), 2))
+        steps = _plan(rng, size)
+        text = (f"x1 = Value({leaves[0]:g}), x2 = Value({leaves[1]:g}), then v = x1 and, "
+                f"{len(steps)} times over, v = " + "; v = ".join(_step_text(*s) for s in steps))
+        yield Case(text, lambda space, leaves=leaves, steps=steps: _build(space, leaves, steps),
+                   note)
+
+
+def _nodes(root):
+    found, todo, ids = [], [root], set()
+    while todo:
+        node = todo.pop()
+        if id(node) not in ids:
+            ids.add(id(node))
+            found.append(node)
+            todo.extend(node._children)
+    return found
+
+
+def _leaf_grads(space, args):
+    """out.backward() on a generated graph, every grad at 0 first; then x1's and x2's grads."""
+    out = args[0]
+    nodes = _nodes(out)
+    for node in nodes:
+        node.grad = 0
+    with calling("out.backward() on the generated graph"):
+        out.backward()
+    leaves = [node for node in nodes if not node._children]
+    return [leaf.grad for leaf in sorted(leaves, key=lambda leaf: leaf.data)]
+
+
+agrees("backward()", _graphs, call=_leaf_grads, name="log, exp and relu in new graphs, twice each")

@@ -3,14 +3,31 @@ row, and `weights` holds wte, mlp_fc1 and mlp_fc2 with their shapes, drawn in th
 
 The numbers are compared with what Python's own random.gauss gives after the same seed, so any
 way of writing matrix() that draws the same numbers in the same order passes (a comprehension, two
-loops, appending). The last check repeats train1.py's start on its own (seed 42, the shuffle,
-then every draw) and finds every one of the learner's numbers where it belongs.
+loops, appending); matrix() is called twice first, so a list of rows kept between calls shows.
+The fourth check repeats train1.py's start on its own (seed 42, the shuffle, then every draw)
+and finds every one of the learner's numbers where it belongs; the fifth runs the file again on
+a names file of four letters, where a shape written as 27 instead of vocab_size shows; the last
+compares matrix() with ours on other shapes and spreads, after the same seed.
 """
 import random
 
-from linebyline.runtime import calling, check, fail, number, shown
+from linebyline.runtime import (
+    Case,
+    agrees,
+    calling,
+    check,
+    fail,
+    number,
+    reference,
+    rerun,
+    shown,
+)
 
 SEED = 1234  # the checks' own seed for small examples
+FIX_MATRIX = ("The line: "
+              "`return [[random.gauss(0, std) for _ in range(cols)] for _ in range(rows)]`.")
+FIX_WEIGHTS = ("`weights = {'wte': matrix(vocab_size, n_embd), 'mlp_fc1': matrix(4 * n_embd, "
+               "n_embd), 'mlp_fc2': matrix(vocab_size, 4 * n_embd)}`")
 
 
 def _is_number(x):
@@ -49,10 +66,28 @@ def _row(values):
     return "[" + ", ".join(number(v) for v in values) + "]"
 
 
-@check("matrix(rows, cols) has rows lists of cols numbers")
-def _(code):
+def _twice(code):
+    """matrix(3, 5) called twice: the first answer, or fail if the second has other rows."""
     with calling("matrix(3, 5)"):
         m = code.matrix(3, 5)
+    first = len(m) if isinstance(m, (list, tuple)) else None
+    with calling("matrix(3, 5), a second time"):
+        again = code.matrix(3, 5)
+    second = len(again) if isinstance(again, (list, tuple)) else None
+    if first is not None and (again is m or first != second):
+        grew = f"{first} rows the first time and {second} the second" if first != second else (
+            "the very same list both times")
+        kept = (": the second call kept every row of the calls before it and added 3"
+                if second == first + 3 else "")
+        fail(f"Called twice, `matrix(3, 5)` returned {grew}{kept}. Something of your matrix() "
+             "lives on from one call to the next, so wte, mlp_fc1 and mlp_fc2 cannot each be "
+             "a matrix of their own. Every call must build a new list of rows.", fix=FIX_MATRIX)
+    return m
+
+
+@check("matrix(rows, cols) has rows lists of cols numbers")
+def _(code):
+    m = _twice(code)
     if m is None:
         fail("`matrix(3, 5)` returned None. Does the function end with `return`?")
     if isinstance(m, (list, tuple)) and not m:
@@ -75,8 +110,8 @@ def _(code):
     if shape == (5, 3):
         fail("`matrix(3, 5)` returned 5 rows of 3 numbers, but should return 3 rows of 5 "
              "numbers: rows and columns are swapped. The inner brackets make one row, so their "
-             "loop runs over `range(cols)`; the outer loop makes the rows, so it runs over "
-             "`range(rows)`.")
+             "loop runs cols times; the outer loop makes the rows, so it runs rows times.",
+             fix=FIX_MATRIX)
     if shape != (3, 5):
         fail(f"`matrix(3, 5)` returned {shape[0]} rows of {shape[1]} numbers, but should "
              "return 3 rows of 5 numbers: `rows` lists, each holding `cols` numbers.")
@@ -97,31 +132,33 @@ def _(code):
             return
         fail(f"With std=0.5, `matrix(2, 3, std=0.5)` after random.seed({SEED}) gave row 0 "
              f"{_row(wide[0])}, but random.gauss(0, 0.5) gives {_row(_draws(SEED, 2, 3, 0.5)[0])}. "
-             "Your matrix() ignores its `std` argument: pass `std` to random.gauss, not 0.08.")
+             "Your matrix() ignores its `std` argument: the spread of its numbers stays 0.08 "
+             "whatever std it is given.", fix="Pass `std` to random.gauss: `random.gauss(0, std)`.")
     seen = f"After `random.seed({SEED})`, `matrix(3, 5)` gave row 0 {_row(m[0])}"
     if any(m[i] is m[j] for i in range(3) for j in range(i)) or _same(m, [want[0]] * 3):
         fail(f"{seen} and the very same numbers in rows 1 and 2: every row is one and the same "
-             "list. `[row] * rows` repeats one list instead of drawing a new one, so every token "
-             "would get the same numbers. Draw a fresh row for each `for _ in range(rows)`.")
+             "list. Repeating a list with `* rows` copies the reference to one row instead of "
+             "drawing a new one, so every token would get the same numbers.", fix=FIX_MATRIX)
     if _same(m, _draws(SEED, 3, 5, 0.08, by_column=True)):
         fail(f"{seen}: these are the right draws, but filled column by column. Position [0][1] "
              f"should hold the 2nd draw ({number(want[0][1])}), but holds the 4th. The seed "
              "fixes the order of the draws, not where you put them: fill row 0 first, then "
-             "row 1, as `[[... for _ in range(cols)] for _ in range(rows)]` does.")
+             "row 1.", fix=FIX_MATRIX)
     if _same(m, _draws(SEED, 3, 5, 1.0)):
         fail(f"{seen}, but random.gauss(0, 0.08) gives {_row(want[0])}: your numbers are "
              "12.5 times too big. They were drawn with a spread (std) of 1: the second "
-             "argument of random.gauss must be `std`, which is 0.08 unless given.")
+             "argument of random.gauss is the spread, which must be `std`, 0.08 unless given.",
+             fix="Pass `std` to random.gauss: `random.gauss(0, std)`.")
     if all(v == 0.08 for row in m for v in row):
         fail(f"{seen}: every number is 0.08. random.gauss(mu, sigma) takes the centre first "
-             "and the spread second, so random.gauss(std, 0) always returns std. Write "
-             "random.gauss(0, std).")
+             "and the spread second, so a centre of std and a spread of 0 always return std.",
+             fix="Centre 0, spread std: `random.gauss(0, std)`.")
     if all(v == m[0][0] for row in m for v in row):
         fail(f"{seen}: every number is the same. Each number must be a fresh draw: call "
              "random.gauss(0, std) once per number.")
     fail(f"{seen}, but drawing random.gauss(0, 0.08) 15 times after the same seed gives "
          f"{_row(want[0])} for row 0. Every number must be random.gauss(0, std), drawn one "
-         "after another, row 0 first.")
+         "after another, row 0 first.", fix=FIX_MATRIX)
 
 
 VOCAB_SHAPES = ("wte", "mlp_fc1", "mlp_fc2")
@@ -174,10 +211,10 @@ def _(code):
         if shape == (cols, rows) and rows != cols:
             fail(f"weights['{name}'] has {shape[0]} rows of {shape[1]} numbers, but should have "
                  f"{rows} rows of {cols} numbers ({WHY[name]}): rows and columns are swapped. "
-                 "matrix(rows, cols) takes the number of rows first.")
+                 "matrix(rows, cols) takes the number of rows first.", fix=FIX_WEIGHTS)
         if shape != (rows, cols):
             fail(f"weights['{name}'] has {shape[0]} rows of {shape[1]} numbers, but should have "
-                 f"{rows} rows of {cols} numbers ({WHY[name]}).")
+                 f"{rows} rows of {cols} numbers ({WHY[name]}).", fix=FIX_WEIGHTS)
 
 
 def _stream(vocab_size):
@@ -220,7 +257,8 @@ def _(code):
              f"the shuffle, but it is draws {where[name] + 1} to {where[name] + len(flat[name])}"
              f": the matrices were drawn in the order {', '.join(order)}. Each matrix takes the "
              "next numbers from the one stream the seed fixes, and Python builds a dict from "
-             "left to right, so write 'wte' first, then 'mlp_fc1', then 'mlp_fc2'.")
+             "left to right, so the first key written is the first matrix drawn.",
+             fix="Write 'wte' first, then 'mlp_fc1', then 'mlp_fc2': " + FIX_WEIGHTS)
     if name in where:
         fail(f"weights['{name}'] is the right kind of numbers but shifted: it holds draws "
              f"{where[name] + 1} onwards instead of {start + 1} onwards. Something drew random "
@@ -230,3 +268,36 @@ def _(code):
          f"shuffle, draws {start + 1} onwards of random.gauss(0, 0.08) are "
          f"{_row(stream[start:start + 3])}. Keep random.seed(42) and the shuffle as they are, "
          "and draw wte, mlp_fc1 and mlp_fc2 with matrix(), in that order.")
+
+
+# A names file with only four letters (and so vocab_size 5): the shapes must follow it.
+FEW_LETTERS = "abba\ncab\nbad\ndab\n"
+
+
+@check("the shapes follow the names file")
+def _(code):
+    with calling("your file, run again on a names file with only the letters a, b, c and d"):
+        theirs = rerun(code, {"input.txt": FEW_LETTERS})
+    ours = rerun(reference(code), {"input.txt": FEW_LETTERS})
+    for name in VOCAB_SHAPES:
+        got, want = _shape(theirs.weights.get(name)), _shape(ours.weights[name])
+        if got != want:
+            fail(f"With a names file of only a, b, c and d, vocab_size is {ours.vocab_size}, so "
+                 f"weights['{name}'] should have {want[0]} rows of {want[1]} numbers "
+                 f"({WHY[name]}), but it has {shown(got[0]) if got else shown(theirs.weights.get(name))}"
+                 + (f" rows of {got[1]}" if got else "") + ". With the course's names the two "
+                 "agree, but the model must be built from vocab_size and n_embd, whatever "
+                 "letters the names hold.", fix=FIX_WEIGHTS)
+    return (f"With only the letters a to d, your weights are {ours.vocab_size} × 16, 64 × 16 and "
+            f"{ours.vocab_size} × 64, as they should be.")
+
+
+def _shapes(rng):
+    """Small and real shapes, one of each kind, then shapes and spreads the model never uses."""
+    for rows, cols, std, note in ((2, 3, 0.08, ""), (3, 1, 0.08, ""), (27, 16, 0.08, "wte's shape"),
+                                  (1, 1, 0.08, ""), (4, 5, 2.0, "a spread of 2"),
+                                  (40, 100, 0.5, "more rows and columns than the model has")):
+        yield Case(f"{rows}, {cols}, {std}", lambda space, r=rows, c=cols, s=std: (r, c, s), note)
+
+
+agrees("matrix", _shapes, draws=True)

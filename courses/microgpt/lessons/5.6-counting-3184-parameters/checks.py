@@ -3,11 +3,15 @@
 The count is read from what the file printed, so any way of counting passes (a generator, a loop
 with a counter, rows times columns). Wrong counts are recognised by recomputing the classic
 mistakes on the learner's own matrices: rows only, matrices only, one row per matrix, mlp_fc2
-with the wrong shape. The last check works the count out from the shapes and input.txt alone.
+with the wrong shape. The third runs the file again on a names file of four letters, where a
+count written from the course's shapes (27 tokens) no longer holds; the last works the count out
+from the shapes and input.txt alone.
 """
 import re
 
-from linebyline.runtime import check, fail, listing, printed
+from linebyline.runtime import calling, check, fail, listing, printed, reference, rerun
+
+FIX = 'The line: `print(f"parameters: {sum(len(row) for mat in weights.values() for row in mat)}")`.'
 
 COUNT = re.compile(r"parameters:[ \t]*(.*)")
 
@@ -19,9 +23,9 @@ def _printed_count(code):
     if not found:
         lines = [line for line in text.splitlines() if line.strip()]
         said = listing([f'"{line[:60]}"' for line in lines[-3:]]) if lines else "nothing"
-        fail(f"Your file printed {said}, but no line \"parameters: N\". Print the count right "
-             "after `weights` is made, for example with an f-string: "
-             "print(f\"parameters: {...}\").")
+        fail(f"Your file printed {said}, but no line \"parameters: N\". The count has to be "
+             "printed right after `weights` is made, like the other counts of the file.",
+             fix=FIX)
     raw = found[-1].strip()
     digits = raw.split(" ")[0].replace(",", "").replace("_", "")
     if not digits.isdigit():
@@ -53,23 +57,43 @@ def _(code):
     seen = f"Your file printed \"parameters: {got}\", but the matrices in `weights` hold {want} numbers"
     if got == sum(len(mat) for mat in mats):
         fail(f"{seen}. {got} is the number of rows: {' + '.join(str(len(m)) for m in mats)}. "
-             "Every row holds several numbers, so add up len(row) for every row of every "
-             "matrix, not len(mat).")
+             "Every row holds several numbers: the count is the sum of len(row) over every "
+             "row of every matrix, not of len(mat).", fix=FIX)
     if got == len(mats):
         fail(f"{seen}. {got} is the number of matrices in the dict. Count the numbers inside "
-             "them: every row of every matrix, len(row) each.")
+             "them: every row of every matrix, len(row) each.", fix=FIX)
     if got == sum(len(mat[0]) for mat in mats):
         fail(f"{seen}. {got} counts only the first row of each matrix "
-             f"({' + '.join(str(len(m[0])) for m in mats)}). Every matrix has many rows: add "
-             "up len(row) for every row of every matrix.")
+             f"({' + '.join(str(len(m[0])) for m in mats)}). Every matrix has many rows: the "
+             "count adds up len(row) for every row of every matrix.", fix=FIX)
     vocab_size, n_embd = len(weights['wte']), len(weights['wte'][0])
     if got == vocab_size * n_embd + 4 * n_embd * n_embd + vocab_size * n_embd:
         fail(f"{seen} ({shapes}). {got} counts mlp_fc2 as {vocab_size} × {n_embd}, but it is "
              f"{len(weights['mlp_fc2'])} × {len(weights['mlp_fc2'][0])}: its rows are as long as "
              "h, 4 * n_embd numbers. Counting from the matrices themselves, row by row, cannot "
-             "get a shape wrong.")
-    fail(f"{seen} ({shapes}). Add up len(row) for every row of every matrix in "
-         "weights.values().")
+             "get a shape wrong.", fix=FIX)
+    fail(f"{seen} ({shapes}): the count is len(row) added up over every row of every matrix in "
+         "weights.values().", fix=FIX)
+
+
+# A names file with only four letters (and so vocab_size 5): the count must follow it.
+FEW_LETTERS = "abba\ncab\nbad\ndab\n"
+
+
+@check("the count follows the names file")
+def _(code):
+    with calling("your file, run again on a names file with only the letters a, b, c and d"):
+        theirs = rerun(code, {"input.txt": FEW_LETTERS})
+    ours = rerun(reference(code), {"input.txt": FEW_LETTERS})
+    got = _printed_count(theirs)
+    want = sum(len(row) for mat in ours.weights.values() for row in mat)
+    if got == want:
+        return
+    shapes = ", ".join(f"{name} {len(mat)} × {len(mat[0])}" for name, mat in ours.weights.items())
+    fail(f"With a names file of only a, b, c and d, vocab_size is {ours.vocab_size} and the "
+         f"matrices hold {want} numbers ({shapes}), but your file printed \"parameters: {got}\"."
+         " With the course's names the two agree, but the count must come from the matrices "
+         "themselves, whatever letters the names hold.", fix=FIX)
 
 
 @check("3,184 from the shapes")

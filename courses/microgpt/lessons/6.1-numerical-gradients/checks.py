@@ -2,11 +2,21 @@
 
 The expectations are worked out here, independently: the model's forward pass is written again
 below (it reads the learner's weights), and the names come from the learner's own data, so any
-names file works. Every check puts the weights back exactly as it found them.
+names file works. Every check puts the weights back exactly as it found them. The last two
+compare name_loss and nudge_slope with ours on new token lists (names longer than block_size
+among them, read only up to n), each called twice, the token list looked at after each call.
 """
 import math
 
-from linebyline.runtime import calling, check, close, fail, number, shown
+from linebyline.runtime import Case, agrees, calling, check, close, fail, number, shown
+
+FIX_LOSSES = ("The lines: `losses = [-math.log(softmax(mlp(tokens[pos])[2])[tokens[pos + 1]]) "
+              "for pos in range(n)]` and `return (1 / n) * sum(losses)`.")
+FIX_NUDGE = ("The lines: `row[k] = old + nudge`, `loss_up = name_loss(tokens, n)`, "
+             "`row[k] = old - nudge`, `loss_down = name_loss(tokens, n)`, `row[k] = old`, "
+             "`slope = (loss_up - loss_down) / (2 * nudge)`.")
+FIX_BACK = "After measuring both losses: `row[k] = old`."
+FIX_SLOPE = "`slope = (loss_up - loss_down) / (2 * nudge)`."
 
 # --- the model's forward pass, written again, on the learner's weights ----------------------
 
@@ -78,35 +88,51 @@ def _(code):
         call = f"name_loss(tokens, {n})"
         where = (f"for the name {doc!r} (tokens {shown(tokens)})"
                  + (f", asking for its first {n} positions only" if n < full else ""))
-        with calling(call):
-            got = code.name_loss(tokens, n)
         losses = _losses(code, tokens, n)
         want = sum(losses) / n
+        given = list(tokens)
+        with calling(call):
+            got = code.name_loss(tokens, n)
+        if tokens != given:
+            fail(f"`{call}` {where} changed the list of tokens it was given: afterwards it was "
+                 f"{shown(tokens)}. name_loss only reads the tokens: the caller needs them as "
+                 "they were (nudge_slope measures the same name again and again, and training "
+                 "goes on with it).", fix=FIX_LOSSES)
         if _is_number(got) and close(got, want):
-            continue
+            with calling(f"{call}, a second time"):
+                again = code.name_loss(list(given), n)
+            if _is_number(again) and close(again, want):
+                continue
+            fail(f"Called once, `{call}` {where} returned the right loss, {number(got)}. Called a "
+                 f"second time on the same tokens, it returned {shown(again)}. Something of your "
+                 "name_loss lives on from one call to the next, so every later loss (and every "
+                 "slope measured with it) is wrong. The losses of one call must be collected "
+                 "afresh inside name_loss, on every call.", fix=FIX_LOSSES)
         seen = f"`{call}` {where} returned {shown(got)}, but the mean of -log p over "
         seen += f"{'those' if n < full else 'its'} {n} positions is {number(want)}."
         if not _is_number(got):
             fail(f"{seen} name_loss must return one number: the mean loss.")
         if got == 0:
-            fail(f"{seen} It still returns 0.0, the starter's placeholder: build `losses` (one "
-                 "-log p per position), then return their mean.")
+            fail(f"{seen} It still returns 0.0, the starter's placeholder: `losses` holds one "
+                 "-log p per position, and the loss of the name is their mean.", fix=FIX_LOSSES)
         if close(got, sum(losses)):
-            fail(f"{seen} It returned the sum of the {n} losses, not their mean: multiply the sum "
-                 "by 1 / n. The loss of a name is the average surprise per letter, so a long name "
-                 "does not count more than a short one.")
+            fail(f"{seen} It returned the sum of the {n} losses, not their mean. The loss of a "
+                 "name is the average surprise per letter, so a long name does not count more "
+                 "than a short one.", fix="`return (1 / n) * sum(losses)`.")
         if close(got, -want):
             fail(f"{seen} It has the wrong sign: a probability is below 1, so log p is negative "
-                 "and the loss, -log p, is positive. Put a minus in front of math.log(...).")
+                 "and the loss, -log p, is positive.", fix="A minus in front: `-math.log(...)`.")
         if close(got, sum(_losses(code, tokens, n, shift=0)) / n):
             fail(f"{seen} It scores each position on the token it reads, tokens[pos], instead of "
-                 "the next one. The target of position pos is tokens[pos + 1].")
+                 "the next one. The target of position pos is the token after it.",
+                 fix="Pick the probability of `tokens[pos + 1]`.")
         if n < full and close(got, _mean_loss(code, tokens, full)):
-            fail(f"{seen} It averaged all {full} positions of the name: use only the first n, "
-                 "with `for pos in range(n)`.")
-        fail(f"{seen} For each pos in range(n): take the logits mlp(tokens[pos])[2], turn them "
-             "into probabilities with softmax, pick the one of tokens[pos + 1], and take -log of "
-             "it. Then average the n numbers.")
+            fail(f"{seen} It averaged all {full} positions of the name, but n asks for the "
+                 "first n only: a name longer than block_size is trained on its first "
+                 "block_size positions.", fix="Loop over `range(n)`, not over the whole name.")
+        fail(f"{seen} For each of the first n positions: the logits the model makes for the "
+             "token read, turned into probabilities by softmax; -log of the probability of the "
+             "next token; then the mean of the n numbers.", fix=FIX_LOSSES)
 
 
 @check("nudge_slope puts the weight back")
@@ -132,12 +158,12 @@ def _(code):
         seen = (f"After `{call}`, {_weight(m, r, c)} was {number(now)} instead of "
                 f"{number(old)}:")
         if (m, r, c) == (name, i, k) and close(now - old, -1e-5, rel=1e-3, abs_tol=1e-12):
-            fail(f"{seen} it was left nudged down. Once both losses are measured, put the weight "
-                 "back with `row[k] = old`; otherwise every later slope is measured at a model "
-                 "that was quietly changed.")
+            fail(f"{seen} it was left nudged down. Once both losses are measured, the weight "
+                 "must go back to its old value; otherwise every later slope is measured at a "
+                 "model that was quietly changed.", fix=FIX_BACK)
         if (m, r, c) == (name, i, k):
-            fail(f"{seen} the weight was not put back. End with `row[k] = old` after measuring, "
-                 "so the model is exactly as it was.")
+            fail(f"{seen} the weight was not put back: after measuring, the model must be exactly "
+                 "as it was.", fix=FIX_BACK)
         fail(f"{seen} a weight other than the one nudged changed. nudge_slope must move only "
              f"{_weight(name, i, k)}, and put it back.")
 
@@ -172,22 +198,24 @@ def _(code):
         if not _is_number(got):
             fail(f"{seen} nudge_slope must return the slope, one number.")
         if got == 0:
-            fail(f"{seen} It returned 0. Did it move the weight before measuring, and compute the "
-                 "slope from loss_up and loss_down in place of the placeholder 0.0?")
+            fail(f"{seen} It returned 0, the starter's placeholder: the slope comes from the two "
+                 "losses measured with the weight moved up and down.", fix=FIX_NUDGE)
         if close(got, 2 * want, rel=1e-6, abs_tol=1e-9):
             fail(f"{seen} That is twice the slope: the two losses were measured 2 * nudge apart "
-                 "(from old - nudge to old + nudge), so divide their difference by 2 * nudge, "
-                 "not by nudge.")
+                 "(from old - nudge to old + nudge), and the difference was divided by nudge "
+                 "alone.", fix=FIX_SLOPE)
         if close(got, -want, rel=1e-6, abs_tol=1e-9):
-            fail(f"{seen} The sign is flipped: subtract in the same order as the weights, "
-                 "loss_up - loss_down, because the weight went from old - nudge up to old + nudge.")
+            fail(f"{seen} The sign is flipped: the losses were subtracted the other way round "
+                 "from the weights, which went from old - nudge up to old + nudge.",
+                 fix=FIX_SLOPE)
         if (close(got, (up - base) / nudge, rel=1e-6, abs_tol=1e-9)
                 or close(got, (base - down) / nudge, rel=1e-6, abs_tol=1e-9)):
-            fail(f"{seen} It nudged one way only. A one-sided slope leans towards the side it "
-                 "looked at, and with a nudge of 0.5 that shows: measure both loss_up (at "
-                 "old + nudge) and loss_down (at old - nudge), and divide by 2 * nudge.")
-        fail(f"{seen} Set row[k] = old + nudge and measure loss_up, set row[k] = old - nudge and "
-             "measure loss_down, put the weight back, then divide the difference by 2 * nudge.")
+            fail(f"{seen} That is the slope measured on one side only, against the loss at the "
+                 "weight itself. A one-sided slope leans towards the side it looked at, and with "
+                 "a nudge of 0.5 that shows: the central slope measures loss_up (at old + nudge) "
+                 "and loss_down (at old - nudge), 2 * nudge apart.", fix=FIX_NUDGE)
+        fail(f"{seen} The slope is the rise of the loss between old - nudge and old + nudge, "
+             "over that distance.", fix=FIX_NUDGE)
 
 
 @check("the slopes point downhill")
@@ -233,3 +261,53 @@ def _(code):
              "goes downhill.")
     return (f"Stepping {len(picked)} weights against their slopes lowered the loss of {doc!r} "
             f"from {before:.8f} to {after:.8f}, as the slopes predicted.")
+
+
+# --- name_loss and nudge_slope on new names ------------------------------------------------
+
+def _names(rng):
+    """(length, n, ids as fractions of the vocabulary): ordinary names, then names longer than
+    block_size read only up to n = 16, and n smaller than the name."""
+    for length, n, note in ((4, None, ""), (1, None, "a one-letter name"), (9, None, ""),
+                            (20, 16, "a 20-letter name, longer than block_size"),
+                            (30, 16, "a 30-letter name, read up to n = 16"),
+                            (12, 5, "n = 5, fewer positions than the name has")):
+        yield length, n, [rng.random() for _ in range(length)], note
+
+
+def _tokens_of(space, fractions):
+    ids = [int(f * (space.vocab_size - 1)) for f in fractions]  # letters, never BOS
+    return [space.BOS] + ids + [space.BOS]
+
+
+def _loss_cases(rng):
+    for length, n, fractions, note in _names(rng):
+        n = n or length + 1
+        yield Case(f"the tokens of a {length}-letter name, {n}", lambda space, f=fractions, n=n: (
+            _tokens_of(space, f), n), note)
+
+
+def _slope_cases(rng):
+    spots = (('wte', -1, 0, 1e-5), ('mlp_fc1', 5, 3, 1e-5), ('mlp_fc2', 0, 7, 1e-5),
+             ('mlp_fc2', -1, 2, 0.1), ('wte', -1, 1, 1e-5), ('mlp_fc1', 63, 15, 1e-5))
+    for (length, n, fractions, note), (name, i, k, nudge) in zip(_names(rng), spots):
+        n = n or length + 1
+        where = "BOS" if i == -1 else i
+        yield Case(f"{name!r}, {where}, {k}, the tokens of a {length}-letter name, {n}, "
+                   f"nudge={_decimal(nudge)}",
+                   lambda space, f=fractions, n=n, name=name, i=i, k=k, nudge=nudge: (
+                       name, space.BOS if i == -1 else i, k, _tokens_of(space, f), n, nudge),
+                   note)
+
+
+def _near(got, want):
+    """Slopes measured by nudging differ in their last digits with the order of the steps."""
+    if not _is_number(got):
+        return f"it is {shown(got)}, not a number"
+    if not close(got, want, rel=1e-6, abs_tol=1e-9):
+        return f"it is {number(got)} but should be {number(want)}"
+    return ""
+
+
+agrees("name_loss", _loss_cases, compare=_near, share=("weights",))
+agrees("nudge_slope", _slope_cases, compare=_near, share=("weights",))

@@ -3,10 +3,26 @@
 The expectations are worked out here: the logits come from the learner's mlp() (given code), the
 probabilities from a softmax written again below, and the last check measures every gradient by
 nudging the logits, independently of the formula. The examples come from the learner's own data.
+The last compares position_loss with ours on models of their own: more tokens than the course
+has, other widths, logits in the tens; each called twice.
 """
 import math
 
-from linebyline.runtime import calling, check, close, fail, number, shown
+from linebyline.runtime import (
+    Case,
+    agrees,
+    calling,
+    check,
+    close,
+    differ,
+    fail,
+    number,
+    plain,
+    replacing,
+    shown,
+)
+
+FIX = "The line: `dlogits = [(p - (i == target)) / n for i, p in enumerate(probs)]`."
 
 
 def _probs(logits):
@@ -79,18 +95,18 @@ def _(code):
         if close(got, -want, rel=1e-9, abs_tol=1e-12):
             fail(f"{seen} The sign is flipped: that is one-hot minus probs. The target's logit "
                  "must get a negative gradient, so that stepping against it raises the target's "
-                 "score; written the other way, every step of training would climb the loss. "
-                 "Write p - (i == target), not (i == target) - p.")
+                 "score; written the other way, every step of training would climb the loss.",
+                 fix="`p - (i == target)`, not `(i == target) - p`. " + FIX)
         if close(got, p - 1, rel=1e-9, abs_tol=1e-12):
             fail(f"{seen} It is p - 1 without the / n. This position is one of n whose losses are "
-                 "averaged, so its share of every gradient is 1/n as big: divide by n.")
+                 "averaged, so its share of every gradient is 1/n as big.", fix=FIX)
         if close(got, p / n, rel=1e-9, abs_tol=1e-12):
-            fail(f"{seen} That is p / n, as for any other token: the one-hot part is missing. "
-                 "Subtract 1 at the target, for example with p - (i == target).")
+            fail(f"{seen} That is p / n, as for any other token: the one-hot part is missing, "
+                 "the 1 taken off at the target.", fix=FIX)
         if close(got, (logits[target] - 1) / n, rel=1e-9, abs_tol=1e-12):
             fail(f"{seen} It was computed from the logit ({number(logits[target])}), not the "
-                 "probability. Use p from probs, the softmax of the logits.")
-        fail(f"{seen} For the target, take its probability p, subtract 1, and divide by n.")
+                 "probability: p comes from probs, the softmax of the logits.", fix=FIX)
+        fail(f"{seen} For the target: its probability p, minus 1, over n.", fix=FIX)
 
 
 @check("every other share is p / n")
@@ -107,11 +123,11 @@ def _(code):
                     f"{number(p / n)}, but it is {number(got)}.")
             if close(got, (p - 1) / n, rel=1e-9, abs_tol=1e-12):
                 fail(f"{seen} 1 was subtracted from every token, not only from the target: the "
-                     "one-hot vector is 1 at the target and 0 everywhere else. Subtract "
-                     "(i == target), which is 1 for the target only. (Then the 27 numbers add up "
-                     f"to 0; yours add up to {number(sum(dlogits))}.)")
+                     "one-hot vector is 1 at the target and 0 everywhere else. (Then the "
+                     f"{len(dlogits)} numbers add up to 0; yours add up to "
+                     f"{number(sum(dlogits))}.)", fix=FIX)
             fail(f"{seen} Every token other than the target gets its probability over n: raising "
-                 "its logit raises its p, and so the loss, in proportion to p.")
+                 "its logit raises its p, and so the loss, in proportion to p.", fix=FIX)
 
 
 @check("dlogits matches nudging the logits")
@@ -137,3 +153,50 @@ def _(code):
                      "The formula and the measured slope must agree for every logit.")
     return (f"All {len(cases) * code.vocab_size} gradients agree with nudging the logits "
             f"(positions of {doc!r}).")
+
+
+# --- position_loss on models of its own -----------------------------------------------------
+
+def _matrix(rng, rows, cols, scale):
+    return [[round(rng.gauss(0, scale), 4) for _ in range(cols)] for _ in range(rows)]
+
+
+def _models(rng):
+    """(token, target, n) with weights of new numbers: the real shapes, then more tokens than
+    the course's names give, another width, and weights big enough for logits in the tens."""
+    for vocab, n_embd, hidden, scale, token, target, n, note in (
+            (27, 16, 64, 0.08, 26, 4, 5, ""), (27, 16, 64, 0.08, 4, 26, 1, ""),
+            (40, 8, 32, 0.5, 33, 38, 16, "40 tokens, more than the course's 27"),
+            (5, 3, 12, 1.0, 2, 0, 3, "a model of 5 tokens"),
+            (27, 16, 64, 1.5, 7, 12, 16, "weights big enough for logits in the tens")):
+        weights = {'wte': _matrix(rng, vocab, n_embd, scale),
+                   'mlp_fc1': _matrix(rng, hidden, n_embd, scale),
+                   'mlp_fc2': _matrix(rng, vocab, hidden, scale)}
+        text = (f"token {token}, target {target}, n = {n} and weights of new numbers: wte "
+                f"{vocab} × {n_embd}, mlp_fc1 {hidden} × {n_embd}, mlp_fc2 {vocab} × {hidden}")
+        yield Case(text, lambda space, args=(token, target, n), weights=weights: (
+            args, {name: [list(row) for row in mat] for name, mat in weights.items()}), note)
+
+
+def _on(space, args):
+    """position_loss(*args[0]) with weights args[1] (and their sizes) in place of the file's."""
+    (token, target, n), weights = args
+    with replacing(space, "weights", weights), \
+            replacing(space, "n_embd", len(weights['wte'][0])), \
+            replacing(space, "vocab_size", len(weights['wte'])):
+        return space.position_loss(token, target, n)
+
+
+def _parts(got, want):
+    """Where (loss, dlogits) parts from ours, named by part."""
+    if not isinstance(got, (list, tuple)) or len(got) != 2:
+        return f"it returned {shown(plain(got))}, not the two things loss and dlogits"
+    for label, mine, ours in zip(("the loss", "dlogits"), got, want):
+        problem = differ(plain(mine), plain(ours))
+        if problem:
+            return f"{label}: {problem}"
+    return ""
+
+
+agrees("position_loss", _models, call=_on, compare=_parts,
+       name="position_loss on other models, twice each")

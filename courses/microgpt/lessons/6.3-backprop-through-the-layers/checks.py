@@ -2,11 +2,31 @@
 
 Every expected gradient is worked out here by a separate backward pass written below (on the
 learner's weights), and the last check measures gradients by nudging weights, independently of
-any formula. Each check empties `grads` first, calls position_loss, and reads what it added.
+any formula. Each check empties `grads` first, calls position_loss, and reads what it added
+(and makes sure the weights themselves were left alone). The last compares position_loss with
+ours on models of their own (more tokens than the course has, other widths, bigger weights),
+twice each, with empty grads each time.
 """
 import math
 
-from linebyline.runtime import calling, check, close, fail, number
+from linebyline.runtime import (
+    Case,
+    agrees,
+    calling,
+    check,
+    close,
+    differ,
+    fail,
+    number,
+    plain,
+    replacing,
+)
+
+FIX_FC2 = ("In the first loop: `grads['mlp_fc2'][i][j] += d * hj` and "
+           "`dh[j] += d * weights['mlp_fc2'][i][j]`.")
+FIX_GATE = "The gate: `if h[j] > 0:`."
+FIX_FC1 = ("Under the gate: `grads['mlp_fc1'][j][k] += d * xk` and "
+           "`grads['wte'][token][k] += d * weights['mlp_fc1'][j][k]`.")
 
 INDEX_HELP = ("An index ran past the end of a list. mlp_fc2 has one row per logit i and one "
               "column per hidden unit j, so the weight joining h[j] to logits[i] is "
@@ -62,6 +82,7 @@ def _one_position(code):
     want = _backward(code, token, target, n)
     _zero(code)
     call = f"position_loss({token}, {target}, {n})"
+    before = {name: [list(row) for row in mat] for name, mat in code.weights.items()}
     try:
         with calling(call):
             code.position_loss(token, target, n)
@@ -69,6 +90,20 @@ def _one_position(code):
         fail(f"`{call}` raised IndexError. {INDEX_HELP}")
     where = (f"After `{call}` (reading {code.chars[token]!r} in {doc!r}, target "
              f"{code.chars[target]!r}, one of {n} positions), starting from empty grads")
+    for name, mat in code.weights.items():
+        for i, row in enumerate(mat):
+            if list(row) != before[name][i]:
+                k = next(k for k, (a, b) in enumerate(zip(row, before[name][i])) if a != b)
+                moved = sum(1 for old, new in zip(before[name], mat) if list(new) != old)
+                by = row[k] - before[name][i][k]
+                for fixed, old in zip(mat, before[name]):
+                    fixed[:] = old  # the other checks need the file's own weights
+                fail(f"{where}, weights[{name!r}][{i}][{k}] had moved by "
+                     f"{number(by)} ({moved} rows of "
+                     f"weights[{name!r}] changed). Backprop only works out the gradients: it adds "
+                     "them into grads, and leaves the weights as they are. Moving the weights "
+                     "is the step of 6.5, once the gradients of the whole name are known.",
+                     fix=FIX_FC2)
     return where, token, want
 
 
@@ -88,14 +123,15 @@ def _(code):
         return
     off = _first_off(got, want["fc2"], "grads['mlp_fc2']")
     if all(not any(row) for row in got):
-        fail(f"{where}, grads['mlp_fc2'] is still all 0. For each logit i and unit j, add "
-             "d * hj (the logit's gradient times the unit's value) into grads['mlp_fc2'][i][j].")
+        fail(f"{where}, grads['mlp_fc2'] is still all 0. Each weight fc2[i][j] should get the "
+             "logit's gradient d times the unit's value h[j].", fix=FIX_FC2)
     with_weights = [[d * wij for wij in row] for d, row in zip(want["dl"], code.weights['mlp_fc2'])]
     if _same_rows(got, with_weights):
         fail(f"{where}: {off}. Each entry holds d times the weight itself. logits[i] grows by "
-             "h[j] for each unit the weight fc2[i][j] grows, so its gradient is d * hj.")
+             "h[j] for each unit the weight fc2[i][j] grows, so its gradient is d times h[j].",
+             fix=FIX_FC2)
     fail(f"{where}: {off}. logits[i] = sum over j of fc2[i][j] * h[j], so the gradient of "
-         "fc2[i][j] is dlogits[i] * h[j]: add d * hj.")
+         "fc2[i][j] is dlogits[i] times h[j].", fix=FIX_FC2)
 
 
 @check("dh collects every logit's share")
@@ -111,22 +147,24 @@ def _(code):
             f"{number(want['dh'][j])}; but grads['mlp_fc1'][{j}][0] is {number(got[j][0])} "
             f"instead of {number(want['fc1'][j][0])}.")
     if all(not any(got[j]) for j in on):
-        fail(f"{seen} Nothing reached grads['mlp_fc1']: inside `for k, xk in enumerate(x)`, add "
-             "d * xk into grads['mlp_fc1'][j][k] (here d is dh[j]).")
+        fail(f"{seen} Nothing reached grads['mlp_fc1']: each weight fc1[j][k] should get dh[j] "
+             "times its input x[k].", fix=FIX_FC1)
     if all(_same(got[j], [want["dh_last"][j] * xk for xk in want["x"]]) for j in on):
-        fail(f"{seen} dh[{j}] holds only the last logit's share: `dh[j] = ...` replaces what the "
-             "other 26 logits put there. h[j] feeds every logit, so its gradient is the sum of "
-             "all their shares: write `dh[j] += d * weights['mlp_fc2'][i][j]`.")
+        fail(f"{seen} dh[{j}] holds only the last logit's share: each logit's share replaced "
+             f"what the other {len(code.weights['mlp_fc2']) - 1} logits had put there. h[j] "
+             "feeds every logit, so its gradient is the sum of all their shares.",
+             fix="Add each share: `dh[j] += d * weights['mlp_fc2'][i][j]`.")
     if all(_same(got[j], [want["dh_with_h"][j] * xk for xk in want["x"]]) for j in on):
         fail(f"{seen} dh[{j}] was built from h[j] instead of the weight. How fast logits[i] "
-             "moves when h[j] moves is the weight fc2[i][j], so add d * weights['mlp_fc2'][i][j].")
+             "moves when h[j] moves is the weight fc2[i][j].", fix=FIX_FC2)
     positive = [j for j in on if want["dh"][j] > 0]
     if all(_same(got[j], want["fc1"][j] if j in positive else [0.0] * len(got[j])) for j in on):
         fail(f"{seen} The gate looks at the gradient, letting only positive dh[j] through. "
              "ReLU's slope depends on what it did going forward: 1 where the unit is on "
-             "(h[j] > 0), whatever the sign of dh[j].")
-    fail(f"{seen} dh[j] must add up d * weights['mlp_fc2'][i][j] over every logit i, and the "
-         "fc1 line must add d * xk into grads['mlp_fc1'][j][k].")
+             "(h[j] > 0), whatever the sign of dh[j].", fix=FIX_GATE)
+    fail(f"{seen} dh[j] must add up every logit's share (its gradient times the weight joining "
+         "it to h[j]), and each weight of fc1 gets dh[j] times its input.",
+         fix=FIX_FC2 + " " + FIX_FC1)
 
 
 @check("the ReLU gate blocks units that are off")
@@ -143,9 +181,9 @@ def _(code):
             f"the {len(off)} units that are off got a gradient.")
     if all(_same(got[j], want["fc1_ungated"][j]) for j in off):
         fail(f"{seen} The ReLU gate is missing. A unit that is off gave 0 whatever its input "
-             "did, so its slope is 0 and nothing may flow back through it: wrap the inner loop "
-             "in `if h[j] > 0:`.")
-    fail(f"{seen} Let the gradient through only where h[j] > 0.")
+             "did, so its slope is 0 and nothing may flow back through it.", fix=FIX_GATE)
+    fail(f"{seen} The gradient may pass only where the unit is on, h[j] above 0.",
+         fix=FIX_GATE)
 
 
 @check("the embedding row gets its share")
@@ -157,28 +195,30 @@ def _(code):
     if _same(got[token], want["wte"]):
         other = next(i for i, row in enumerate(got) if i != token and any(row))
         fail(f"{where}, grads['wte'][{other}] changed too, but the model read only row {token} "
-             f"of wte ({code.chars[token]!r}). Only grads['wte'][token] may grow.")
+             f"of wte ({code.chars[token]!r}). Only the row of the token read may grow.",
+             fix=FIX_FC1)
     moved = next((i for i, row in enumerate(got) if i != token and _same(row, want["wte"])), None)
     if moved is not None:
         fail(f"{where}, the embedding gradient went into grads['wte'][{moved}], not into the "
-             f"row of the token read, {token}: x is weights['wte'][token], so its gradient "
-             "belongs in grads['wte'][token].")
+             f"row of the token read, {token}: x is that token's row of wte, so its gradient "
+             "belongs in the same row of grads['wte'].", fix=FIX_FC1)
     seen = (f"{where}, grads['wte'][{token}][0] is {number(got[token][0])} but should be "
             f"{number(want['wte'][0])}: the sum over the units that are on of dh[j] times "
             f"weights['mlp_fc1'][j][0].")
     if not any(got[token]):
-        fail(f"{seen} Nothing reached it: inside `for k, xk in enumerate(x)`, add "
-             "d * weights['mlp_fc1'][j][k] into grads['wte'][token][k].")
+        fail(f"{seen} Nothing reached it: x[k] should get, from every unit j that is on, dh[j] "
+             "times the weight fc1[j][k] joining them.", fix=FIX_FC1)
     if _same(got[token], want["wte_ungated"]):
-        fail(f"{seen} It includes units that are off: put this line under the ReLU gate too.")
+        fail(f"{seen} It includes units that are off: the ReLU gate must stop their share to x "
+             "too.", fix=FIX_GATE + " " + FIX_FC1)
     last = max(j for j, hj in enumerate(want["h"]) if hj > 0)
     only_last = [want["gated"][last] * w for w in code.weights['mlp_fc1'][last]]
     if _same(got[token], only_last):
-        fail(f"{seen} It holds only the last unit's share: `=` replaced what the other units put "
-             "there. x[k] feeds every unit of the hidden layer, so their shares add up: write "
-             "`grads['wte'][token][k] += ...`.")
-    fail(f"{seen} x[k] reaches unit j through the weight fc1[j][k], so add "
-         "d * weights['mlp_fc1'][j][k].")
+        fail(f"{seen} It holds only the last unit's share: each unit's share replaced what the "
+             "other units had put there. x[k] feeds every unit of the hidden layer, so their "
+             "shares add up.", fix=FIX_FC1)
+    fail(f"{seen} x[k] reaches unit j through the weight fc1[j][k], so its share is dh[j] "
+         "times that weight.", fix=FIX_FC1)
 
 
 def _name(code):
@@ -212,13 +252,14 @@ def _(code):
         seen = (f"After position_loss ran for each of the {n} positions of {doc!r}, starting "
                 f"from empty grads: {off}.")
         if name == "mlp_fc2" and _same_rows(code.grads[name], last["fc2"]):
-            fail(f"{seen} grads['mlp_fc2'] holds only the last position's share: `=` replaced "
+            fail(f"{seen} grads['mlp_fc2'] holds only the last position's share: it replaced "
                  "the shares the earlier positions had put there. Every position uses the same "
-                 "weights, so their shares must add up: write `+=`.")
+                 "weights, so their shares must add up.", fix="Add with `+=`, not `=`. " + FIX_FC2)
         if name == "mlp_fc1" and _same_rows(code.grads[name], last["fc1"]):
-            fail(f"{seen} grads['mlp_fc1'] holds only the last position's share: write `+=` so "
-                 "the shares of all positions add up.")
-        fail(f"{seen} Each position must add its share to grads, on top of the others' (`+=`).")
+            fail(f"{seen} grads['mlp_fc1'] holds only the last position's share: the shares of "
+                 "all positions must add up.", fix="Add with `+=`, not `=`. " + FIX_FC1)
+        fail(f"{seen} Each position must add its share to grads, on top of the others'.",
+             fix="Add with `+=`, not `=`, for every gradient.")
 
 
 @check("every gradient matches nudging")
@@ -265,3 +306,54 @@ def _(code):
                  f"nudging weights[{name!r}][{i}][{k}] by ±{step:g} moves the name's loss at "
                  f"{number(measured)}. Backprop and nudging must agree on every weight.")
     return f"{len(picked)} gradients of {doc!r}, across all three matrices, agree with nudging."
+
+
+# --- position_loss on models of its own -----------------------------------------------------
+
+def _matrix(rng, rows, cols, scale):
+    return [[round(rng.gauss(0, scale), 4) for _ in range(cols)] for _ in range(rows)]
+
+
+def _models(rng):
+    """(token, target, n) with weights of new numbers: the real shapes, then more tokens than
+    the course's names give, another width, and weights big enough for logits in the tens."""
+    for vocab, n_embd, hidden, scale, token, target, n, note in (
+            (27, 16, 64, 0.08, 26, 4, 5, ""), (27, 16, 64, 0.3, 4, 26, 1, ""),
+            (40, 8, 32, 0.5, 33, 38, 16, "40 tokens, more than the course's 27"),
+            (5, 3, 12, 1.0, 2, 0, 3, "a model of 5 tokens"),
+            (27, 16, 64, 1.5, 7, 12, 16, "weights big enough for logits in the tens")):
+        weights = {'wte': _matrix(rng, vocab, n_embd, scale),
+                   'mlp_fc1': _matrix(rng, hidden, n_embd, scale),
+                   'mlp_fc2': _matrix(rng, vocab, hidden, scale)}
+        text = (f"token {token}, target {target}, n = {n}, empty grads and weights of new "
+                f"numbers: wte {vocab} × {n_embd}, mlp_fc1 {hidden} × {n_embd}, mlp_fc2 "
+                f"{vocab} × {hidden}")
+        yield Case(text, lambda space, args=(token, target, n), weights=weights: (
+            args, {name: [list(row) for row in mat] for name, mat in weights.items()}), note)
+
+
+def _on(space, args):
+    """position_loss(*args[0]) with weights args[1], and empty grads of their shapes, in place
+    of the file's own; returns the loss and the grads it filled."""
+    (token, target, n), weights = args
+    grads = {name: [[0.0] * len(row) for row in mat] for name, mat in weights.items()}
+    with replacing(space, "weights", weights), replacing(space, "grads", grads), \
+            replacing(space, "n_embd", len(weights['wte'][0])), \
+            replacing(space, "vocab_size", len(weights['wte'])):
+        loss = space.position_loss(token, target, n)
+    return loss, grads
+
+
+def _parts(got, want):
+    """Where (loss, grads) parts from ours, named by part."""
+    for label, mine, ours in (("the loss", got[0], want[0]),
+                              *((f"grads[{name!r}]", got[1][name], want[1][name])
+                                for name in want[1])):
+        problem = differ(plain(mine), plain(ours), rel=1e-7, abs_tol=1e-12)
+        if problem:
+            return f"{label}: {problem}"
+    return ""
+
+
+agrees("position_loss", _models, call=_on, compare=_parts,
+       name="position_loss on other models, twice each")

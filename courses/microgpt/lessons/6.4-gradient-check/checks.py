@@ -4,10 +4,27 @@ The gradients it is given are worked out here by a separate backward pass (on th
 weights), and some are spoiled on purpose, so the check must find exactly how far off they are.
 The first check swaps name_loss for test losses whose slopes are known exactly: then every
 difference gradient_check reports comes from the nudge itself, which tells how big the nudge is.
+The last compares gradient_check with ours on new names (one read only up to n) and on gradients
+spoiled in other places, twice each, the token list looked at after each call.
 """
+import contextlib
+import io
 import math
 
-from linebyline.runtime import calling, check, close, fail, number, replacing, shown
+from linebyline.runtime import (
+    Case,
+    agrees,
+    calling,
+    check,
+    close,
+    fail,
+    number,
+    replacing,
+    shown,
+)
+
+FIX_NUDGE = "The first line: `worst, nudge = 0.0, 1e-5`."
+FIX_WORST = "In place of the print: `worst = max(worst, abs(slope - grads[name][-1][k]))`."
 
 
 def _zero(code):
@@ -108,7 +125,7 @@ def _(code):
         fail(f"`{call}`, on a test loss that is the sum of each nudged weight squared, reported "
              f"a difference of {number(flat)}. For a square, nudging each way measures the slope "
              "exactly, so all of that is rounding: the nudge is so tiny that loss_up and "
-             "loss_down differ only in their last digits. Use a nudge like 1e-5.")
+             "loss_down differ only in their last digits.", fix=FIX_NUDGE)
     call, worst = _probe(code, 3)
     if worst <= 1e-8:
         return
@@ -117,7 +134,7 @@ def _(code):
          "right. For a cube, nudging each way by h is off by exactly h², so that difference comes "
          f"from the nudge itself: yours is about {number(round(math.sqrt(worst), 6))}. The loss "
          "curves, and a big nudge measures the average slope over a wide stretch instead of the "
-         "slope at the weight: make it tiny, 1e-5.")
+         "slope at the weight.", fix=FIX_NUDGE)
 
 
 @check("a wrong gradient is caught")
@@ -140,22 +157,22 @@ def _(code):
         return
     if a == 0 and b == 0:
         fail(f"`gradient_check(tokens, n)` {what_a} returned 0: `worst` never changes. For each "
-             "weight, compare slope with grads[name][-1][k] and keep the largest difference in "
-             "`worst`.")
+             "weight, the slope nudging measured must be compared with the gradient backprop "
+             "stored for it, and `worst` must keep the largest difference.", fix=FIX_WORST)
     if a < 1e-6 and close(b, 0.25, rel=1e-5):
         fail(f"`gradient_check(tokens, n)` {what_a} returned {number(a)}, not 0.5. There, "
              "slope - grad is -0.5: negative, so without abs() it never beats the 0.0 that "
-             "`worst` starts at. A gradient too big is as wrong as one too small: take "
-             "abs(slope - grads[name][-1][k]).")
+             "`worst` starts at. A gradient too big is as wrong as one too small: the distance "
+             "counts, whichever side it is on.", fix=FIX_WORST)
     if a < 1e-6 and b < 1e-6:
         fail(f"`gradient_check(tokens, n)` {what_a} returned {number(a)}, not 0.5, and "
              f"{what_b} it returned {number(b)}, not 0.25: only the last weight's difference "
-             "survives. `worst = abs(...)` forgets the weights before it; keep the largest with "
-             "`worst = max(worst, abs(...))`.")
+             "survives. Each difference replaces the one before instead of being compared with "
+             "the largest so far.", fix=FIX_WORST)
     fail(f"`gradient_check(tokens, n)` {what_a} returned {number(a)}, but the worst difference "
          f"between nudging and backprop there is 0.5; and {what_b} it returned "
-         f"{number(b)}, not 0.25. Compare each slope with the gradient of the same weight, "
-         "grads[name][-1][k], and keep the largest abs() difference.")
+         f"{number(b)}, not 0.25. Each slope must be compared with the gradient of the same "
+         "weight (row -1, number k), and the largest distance kept.", fix=FIX_WORST)
 
 
 @check("right gradients pass")
@@ -168,8 +185,9 @@ def _(code):
         return (f"On right gradients for {doc!r}, the largest difference was {worst:.1e}: "
                 "backprop and nudging agree.")
     fail(f"`{call}` for {doc!r}, with the right gradients, reported a difference of "
-         f"{number(worst)}; a check that flags right gradients is no use. Nudge by 1e-5, and "
-         "compare each slope with grads[name][-1][k] for the same weight.")
+         f"{number(worst)}; a check that flags right gradients is no use. The nudge must be "
+         "tiny, and each slope compared with the gradient of the same weight.",
+         fix=FIX_NUDGE + " " + FIX_WORST)
 
 
 @check("it agrees with a check done here")
@@ -200,3 +218,54 @@ def _(code):
              f"here and comparing finds a worst difference of {number(want)}.")
     return (f"With three gradients spoiled by a little, your check and the one done here both "
             f"find a worst difference of {worst:.6f}.")
+
+
+# --- gradient_check on new names and gradients spoiled elsewhere ---------------------------
+
+def _checks(rng):
+    """(letters as fractions of the vocabulary, n, spoil): short names, one read only up to n,
+    and one gradient spoiled by a known amount, or none."""
+    # Each case runs gradient_check four times (twice each, yours and ours), 30 passes of the
+    # name each: few cases and short names keep the whole Check within the browser's 10 s (a
+    # name longer than block_size costs a second here, and only name_loss, given, reads n).
+    for length, n, spoil, note in ((3, None, None, "right gradients"),
+                                   (2, None, ('wte', 0, -0.2), ""),
+                                   (5, 3, ('mlp_fc1', 4, 0.05), "n = 3, fewer positions than "
+                                    "the name has")):
+        fractions = [rng.random() for _ in range(length)]
+        n = n or length + 1
+        what = ("right gradients" if spoil is None else
+                f"grads[{spoil[0]!r}][-1][{spoil[1]}] off by {number(spoil[2])}")
+        yield Case(f"the tokens of a {length}-letter name, n = {n}, {what}",
+                   lambda space, f=fractions, n=n, spoil=spoil: (
+                       [space.BOS] + [int(x * (space.vocab_size - 1)) for x in f] + [space.BOS],
+                       n, spoil), note)
+
+
+def _spoiled(space, args):
+    """Backprop for the name with the file's own position_loss, one gradient spoiled, then
+    gradient_check(tokens, n) (its print kept out of the output)."""
+    tokens, n, spoil = args
+    for mat in space.grads.values():
+        for row in mat:
+            row[:] = [0.0] * len(row)
+    for pos in range(n):
+        space.position_loss(tokens[pos], tokens[pos + 1], n)
+    if spoil is not None:
+        name, k, by = spoil
+        space.grads[name][-1][k] += by
+    with contextlib.redirect_stdout(io.StringIO()):
+        return space.gradient_check(tokens, n)
+
+
+def _near(got, want):
+    """Right gradients leave only rounding (about 1e-11), which differs with how it is written."""
+    if isinstance(got, bool) or not isinstance(got, (int, float)):
+        return f"it is {shown(got)}, not a number"
+    if not close(got, want, rel=1e-4, abs_tol=1e-8):
+        return f"it is {number(got)} but should be {number(want)}"
+    return ""
+
+
+agrees("gradient_check", _checks, call=_spoiled, compare=_near, share=("weights",),
+       name="gradient_check on new names, twice each")

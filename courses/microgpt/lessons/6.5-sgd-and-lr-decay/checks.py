@@ -3,13 +3,31 @@
 Each check starts from the weights the file made and puts them back afterwards. The gradients
 expected are worked out here by a separate backward pass. gradient_check is swapped for a quick
 stand-in that only notes what it was shown (the real one runs 30 forward passes), and the last
-check trains a few steps and compares with SGD done here, independently.
+check trains a few steps and compares with SGD done here, independently. The checks of the
+learning rate call train_step twice from the same weights, so a rate that depends on earlier
+calls shows; the last compares train_step with ours on names of its own (longer than
+block_size among them), at other steps and rates, twice each.
 """
 import contextlib
 import io
 import math
 
-from linebyline.runtime import calling, check, close, fail, number, replacing, shown
+from linebyline.runtime import (
+    Case,
+    agrees,
+    calling,
+    check,
+    close,
+    differ,
+    fail,
+    number,
+    replacing,
+    shown,
+)
+
+FIX_LR = "The first line: `lr = learning_rate * (1 - step / num_steps)`."
+FIX_STEP = "In the innermost loop: `row[k] -= lr * grad_row[k]`."
+FIX_RESET = "Right after the step: `grad_row[k] = 0.0`."
 
 
 def _tokens(code, step):
@@ -132,21 +150,22 @@ def _(code):
             "-0.5 times its gradient")
     if _all(moved, 0.0):
         fail(f"{seen}, but no weight moved. At step 0, lr must be the whole learning_rate "
-             "(0.5 here): is lr still 0.0, or does it start from 0? And inside the loops, each "
-             "weight must change: row[k] -= lr * grad_row[k].")
+             "(0.5 here), and inside the loops each weight must take its step.",
+             fix=FIX_LR + " " + FIX_STEP)
     if _all(moved, 0.5 * (1 - 1 / 10)):
-        fail(f"{seen}, but each moved by -0.45 times its gradient: lr is one step ahead, "
-             "learning_rate * (1 - (step + 1) / num_steps), so the last step would not move at "
-             "all. Step 0 must use the whole learning_rate: 1 - step / num_steps.")
+        fail(f"{seen}, but each moved by -0.45 times its gradient: that is the rate of step 1, "
+             "one step ahead, so the last step would not move at all. Step 0 must use the whole "
+             "learning_rate.", fix=FIX_LR)
     if _all(moved, -0.5):
         fail(f"{seen}, but each moved by +0.5 times its gradient: uphill. The gradient points "
-             "the way the loss grows, so the step must go against it: `row[k] -= lr * "
-             "grad_row[k]`, not `+=`. Every step with `+=` makes the loss bigger.")
+             "the way the loss grows, so the step must go against it; every step with the "
+             "gradient makes the loss bigger.",
+             fix="Step against the gradient, with `-=`, not `+=`. " + FIX_STEP)
     if _all(moved, 1.0):
         fail(f"{seen}, but each moved by its whole gradient: the step must be lr times the "
-             "gradient, `row[k] -= lr * grad_row[k]`.")
+             "gradient.", fix=FIX_STEP)
     fail(f"{seen}; the weights moved by something else (for example -{number(moved[0])} times "
-         "the gradient). Write `row[k] -= lr * grad_row[k]`.")
+         "the gradient).", fix=FIX_STEP)
 
 
 @check("the gradients are back to 0 after the step")
@@ -160,39 +179,50 @@ def _(code):
         fail(f"After `{call}`, {left} of the {total} gradients are not 0. Each step's backprop "
              "adds (+=) into grads, so whatever is left there piles up: the next step would follow "
              "this name's gradients plus the next name's, the step after that three names', and "
-             "so on. Right after updating a weight, set its gradient back: "
-             "`grad_row[k] = 0.0`.")
+             "so on. Each gradient must go back to 0 right after its weight has moved.",
+             fix=FIX_RESET)
+
+
+def _moved_by(code, state, step, num_steps, learning_rate):
+    """Train one step from the file's starting weights; how far the weights moved per gradient."""
+    state.zero()
+    _set(code.weights, state.start)
+    _doc, tokens = _tokens(code, step)
+    g = _grads(state.start, tokens, code.block_size)
+    call, _loss_ = _step(code, step, num_steps, learning_rate)
+    return call, _ratios(state.start, code.weights, g)
 
 
 @check("the learning rate decays to 0")
 def _(code):
     with _State(code) as state:
         for step, num_steps in ((1, 4), (3, 4)):
-            state.zero()
-            _set(code.weights, state.start)
-            _doc, tokens = _tokens(code, step)
-            g = _grads(state.start, tokens, code.block_size)
-            call, _loss_ = _step(code, step, num_steps, 1.0)
-            moved = _ratios(state.start, code.weights, g)
+            call, moved = _moved_by(code, state, step, num_steps, 1.0)
             want = 1.0 * (1 - step / num_steps)
             if _all(moved, want):
                 continue
             seen = (f"`{call}` should step with lr = 1.0 × (1 - {step}/{num_steps}) = "
                     f"{number(want)}, but the weights moved by")
+            _, again = _moved_by(code, state, step, num_steps, 1.0)
+            if moved and again and not close(moved[0], again[0], rel=1e-6, abs_tol=1e-9):
+                fail(f"{seen} {number(moved[0])} times their gradients, and called again from "
+                     f"the same weights, by {number(again[0])}: the learning rate of a step "
+                     "depends on the calls that came before it, not on step and num_steps "
+                     "alone. Each step's rate must be worked out from those two, so that a "
+                     "step gives the same move however it is reached.", fix=FIX_LR)
             if _all(moved, 1.0):
                 fail(f"{seen} 1 times their gradients: the learning rate does not decay. The "
                      "first steps need big moves, but late in training a big step on one name "
-                     "undoes what the others taught. Shrink it in a straight line: "
-                     "lr = learning_rate * (1 - step / num_steps).")
+                     "undoes what the others taught; the rate must shrink in a straight line to "
+                     "0 at step num_steps.", fix=FIX_LR)
             if _all(moved, step / num_steps):
                 fail(f"{seen} {number(step / num_steps)} times their gradients: the learning rate "
-                     "grows from 0 instead of shrinking to 0. Use 1 - step / num_steps.")
+                     "grows from 0 instead of shrinking to 0.", fix=FIX_LR)
             if _all(moved, 1 - (step + 1) / num_steps):
                 fail(f"{seen} {number(1 - (step + 1) / num_steps)} times their gradients: one step "
                      "ahead, so the last step (step num_steps - 1) would not move at all. Step 0 "
-                     "should use the whole learning_rate: 1 - step / num_steps.")
-            fail(f"{seen} {number(moved[0]) if moved else 0} times their gradients. Write "
-                 "lr = learning_rate * (1 - step / num_steps).")
+                     "should use the whole learning_rate.", fix=FIX_LR)
+            fail(f"{seen} {number(moved[0]) if moved else 0} times their gradients.", fix=FIX_LR)
 
 
 @check("the gradient check comes before the update")
@@ -246,3 +276,57 @@ def _(code):
              "step by step: the updates or the learning rates are not quite right.")
     return (f"Three steps on {listed} took their mean loss from {before:.4f} to {after:.4f}, "
             "exactly as SGD done here.")
+
+
+# --- train_step on names of its own -----------------------------------------------------------
+
+def _trainings(rng):
+    """(names as fractions of the alphabet, step, num_steps, learning_rate): names longer than
+    block_size among them, steps late in a run and rates other than train1's."""
+    for lengths, step, num_steps, rate, note in (
+            ((4, 7, 3), 1, 10, 0.5, ""),
+            ((5, 20), 1, 4, 2.0, "a 20-letter name, longer than block_size"),
+            ((8,), 999, 1000, 1.0, "the last step of train1's 1000")):
+        names = [[rng.random() for _ in range(length)] for length in lengths]
+        text = (f"train_step({step}, {num_steps}, {rate}) with docs of {len(lengths)} names of "
+                f"{', '.join(str(length) for length in lengths)} letters and weights of new "
+                "numbers")
+        weights = {'wte': [[round(rng.gauss(0, 0.3), 4) for _ in range(16)] for _ in range(27)],
+                   'mlp_fc1': [[round(rng.gauss(0, 0.3), 4) for _ in range(16)]
+                               for _ in range(64)],
+                   'mlp_fc2': [[round(rng.gauss(0, 0.3), 4) for _ in range(64)]
+                               for _ in range(27)]}
+        yield Case(text, lambda space, names=names, weights=weights, args=(step, num_steps, rate): (
+            args, ["".join(space.chars[int(x * len(space.chars))] for x in name) for name in names],
+            {key: [row[:len(space.weights[key][0])] for row in mat[:len(space.weights[key])]]
+             for key, mat in weights.items()}), note)
+
+
+def _trained(space, args):
+    """train_step(*args[0]) on docs args[1], from weights args[2] and empty grads, with
+    gradient_check as a quiet stand-in; the loss, and the weights and grads it left."""
+    (step, num_steps, rate), docs, weights = args
+    grads = {key: [[0.0] * len(row) for row in mat] for key, mat in weights.items()}
+    with replacing(space, "docs", docs), replacing(space, "weights", weights), \
+            replacing(space, "grads", grads), \
+            replacing(space, "gradient_check", lambda tokens, n: 0.0), \
+            contextlib.redirect_stdout(io.StringIO()):
+        loss = space.train_step(step, num_steps, rate)
+    return loss, weights, grads
+
+
+def _after(got, want):
+    """Where (loss, weights, grads) part from ours, named by part."""
+    for label, mine, ours in (("the loss it returned", got[0], want[0]),
+                              *((f"weights[{key!r}] after the step", got[1][key], want[1][key])
+                                for key in want[1]),
+                              *((f"grads[{key!r}] after the step", got[2][key], want[2][key])
+                                for key in want[2])):
+        problem = differ(mine, ours, rel=1e-7, abs_tol=1e-12)
+        if problem:
+            return f"{label}: {problem}"
+    return ""
+
+
+agrees("train_step", _trainings, call=_trained, compare=_after,
+       name="train_step on names of its own, twice each")

@@ -3,13 +3,18 @@
 sample_name draws each letter with random.choices; the checks put a stand-in around it for a
 moment, which draws exactly as the real one does and notes the weights it was given. Those must
 be the softmax of the logits divided by the temperature, worked out here for the token just
-drawn. The checks never run 1000 steps: the last one trains three steps and samples once.
+drawn. The checks never run 1000 steps: the fourth trains three steps and samples once; the
+last compares sample_name with ours, after the same seed, at temperatures from 0.00001 to 10.
 """
 import contextlib
 import io
 import math
 
-from linebyline.runtime import calling, check, close, fail, number, replacing, shown
+from linebyline.runtime import Case, agrees, calling, check, close, fail, number, replacing, shown
+
+FIX_T = "`temperature = 0.5`, with a comment saying what a temperature below 1 does."
+FIX_PROBS = "The line: `probs = softmax([logit / temperature for logit in mlp(token)[2]])`."
+TINY = 1e-5  # logits of a few hundredths divided by it reach the thousands
 
 
 def _softmax(logits):
@@ -44,18 +49,34 @@ def _(code):
     seen = f"temperature is {shown(t)}, but train1 samples at 0.5."
     if isinstance(t, (int, float)) and not isinstance(t, bool) and close(t, 1.0):
         fail(f"{seen} At 1, dividing by the temperature changes nothing: names come straight "
-             "from the model's probabilities, and with a model this small many are wild. Set "
-             "temperature = 0.5.")
+             "from the model's probabilities, and with a model this small many are wild.",
+             fix=FIX_T)
     if isinstance(t, (int, float)) and not isinstance(t, bool) and t > 1:
         fail(f"{seen} Above 1 the probabilities get flatter and the names wilder; train1 wants "
-             "them a little safer: below 1.")
-    fail(f"{seen} Set temperature = 0.5.")
+             "them a little safer: below 1.", fix=FIX_T)
+    fail(seen, fix=FIX_T)
+
+
+def _tiny(code, seed):
+    """sample_name at a tiny temperature; an overflow there is measured and explained."""
+    try:
+        return _draws(code, TINY, seed)
+    except OverflowError as error:
+        top = max(abs(z) for z in code.mlp(code.BOS)[2]) / TINY
+        fail(f"`sample_name({TINY:g})` raised OverflowError: {error}. At so small a temperature "
+             f"the logits divided by it are huge (after BOS the biggest is {number(top)} here), "
+             "and exp() of a number above 709.78 is more than a float can hold. softmax "
+             "subtracts the biggest logit before exp(), so it never overflows: the divided "
+             "logits must go through softmax.", fix=FIX_PROBS)
 
 
 @check("sampling divides the logits by the temperature")
 def _(code):
-    for temperature, seed in ((0.5, 1), (2.0, 2)):
-        call, name, seen = _draws(code, temperature, seed)
+    for temperature, seed in ((0.5, 1), (2.0, 2), (TINY, 3)):
+        if temperature == TINY:
+            call, name, seen = _tiny(code, seed)
+        else:
+            call, name, seen = _draws(code, temperature, seed)
         if not seen:
             fail(f"`{call}` never called random.choices, so its probabilities could not be "
                  "checked. Draw each token with random.choices(range(vocab_size), "
@@ -80,19 +101,20 @@ def _(code):
                    for g, w in zip(got, _softmax([z * temperature for z in logits]))):
                 fail(f"{where}; yours gives it {number(top)}: the logits were multiplied by the "
                      "temperature instead of divided. Times 0.5 is the same as dividing by 2, so "
-                     "it flattens the distribution where 0.5 should sharpen it. Write "
-                     "logit / temperature.")
+                     "it flattens the distribution where 0.5 should sharpen it.",
+                     fix="Divide, not multiply. " + FIX_PROBS)
             if all(close(g, w, rel=1e-9, abs_tol=1e-12) for g, w in zip(got, _softmax(logits))):
                 if not close(total, 1.0) and close(total, 1 / temperature):
                     fail(f"{where}; yours gives it {number(top)}: the probabilities were divided "
                          "by the temperature after the softmax. random.choices only cares about "
-                         "the weights relative to each other, so that changes nothing: divide the "
-                         "logits, before the softmax.")
+                         "the weights relative to each other, so that changes nothing: the "
+                         "logits must be divided, before the softmax.", fix=FIX_PROBS)
                 fail(f"{where}; yours gives it {number(top)}, as if the temperature were 1: the "
-                     "temperature is never used. Divide each logit by it before the softmax: "
-                     "softmax([logit / temperature for logit in mlp(token)[2]]).")
-            fail(f"{where}; yours gives it {number(top)}. Use softmax([logit / temperature for "
-                 "logit in mlp(token)[2]]), with token the one drawn last.")
+                     "temperature is never used. Each logit must be divided by it before the "
+                     "softmax.", fix=FIX_PROBS)
+            fail(f"{where}; yours gives it {number(top)}: the weights of each draw are the "
+                 "softmax of the logits of the token drawn last, each divided by the temperature.",
+                 fix=FIX_PROBS)
         if not isinstance(name, str):
             fail(f"`{call}` returned {shown(name)}, but it must return the name, a string.")
 
@@ -153,3 +175,14 @@ def _(code):
         fail(f"After training, sample_name returned {shown(name)} instead of a name.")
     return (f"Three steps on {listed} took their mean loss from {before:.4f} to {after:.4f}, and "
             f"the model then sampled {name!r}.")
+
+
+def _temperatures(rng):
+    """train1's 0.5 and the temperatures around it, then far beyond: near 0, and 10."""
+    for t, note in ((0.5, ""), (1.0, ""), (2.0, ""), (0.05, "a temperature of 0.05"),
+                    (TINY, "logits divided by it reach the thousands"),
+                    (10.0, "a temperature of 10, names nearly at random")):
+        yield Case(f"{t:g}", lambda space, t=t: (t,), note)
+
+
+agrees("sample_name", _temperatures, draws=True)

@@ -6,7 +6,7 @@ again by nudging, independently of the rules.
 """
 import math
 
-from linebyline.runtime import calling, check, close, fail, slope
+from linebyline.runtime import Case, agrees, calling, check, close, fail, number, slope
 
 H = 1e-6  # how far the last check nudges x
 
@@ -63,7 +63,7 @@ def _new_value(code, call, make):
 def _local_grads(code, call, out, want, fix):
     """The local grads `out` recorded, as a list of plain numbers, one per child; else fail.
 
-    `want` is what they should be, for the messages; `fix` says how to read a Value's number.
+    `want` is what they should be, for the messages; `fix` is the literal line, held back.
     """
     value_class = code.Value
     grads, children = out._local_grads, out._children
@@ -71,13 +71,13 @@ def _local_grads(code, call, out, want, fix):
     items = grads if isinstance(grads, (tuple, list)) else (grads,)
     if any(isinstance(item, value_class) for item in items):
         fail(f"`{call}` recorded local grads {shown}, but expected plain numbers {wanted}. A "
-             f"local grad must be a plain number ({fix}): a Value stored there would be pulled "
-             "into the graph, and backward() would build new nodes out of it instead of just "
-             "multiplying numbers.")
+             "local grad must be a plain number, read from a Value's .data: a Value stored there "
+             "would be pulled into the graph, and backward() would build new nodes out of it "
+             "instead of just multiplying numbers.", fix=fix)
     if isinstance(grads, (int, float)):
         fail(f"`{call}` recorded local grads {shown}, a bare number, but expected the tuple "
              f"{wanted}. Brackets alone do not make a tuple: `(x)` is just x. A tuple with one "
-             "element needs a comma: `(x,)`.")
+             "element needs a comma: `(x,)`.", fix=fix)
     if not isinstance(grads, (tuple, list)):
         fail(f"`{call}` recorded local grads {shown}, but expected the tuple {wanted}: one plain "
              "number per child.")
@@ -88,8 +88,7 @@ def _local_grads(code, call, out, want, fix):
     for item in grads:
         if isinstance(item, bool):
             fail(f"`{call}` recorded local grads {shown}, but expected {wanted}: True or False is "
-                 "not a plain number. Turn the comparison into one with `float(...)`, which "
-                 "gives 1.0 or 0.0.")
+                 "not a plain number. float() turns a comparison into one: 1.0 or 0.0.", fix=fix)
         if not _is_number(item):
             fail(f"`{call}` recorded local grads {shown}, but expected plain numbers {wanted}.")
     return list(grads)
@@ -106,6 +105,13 @@ def _check_data(code, call, out, want):
 
 
 # --- one check per operation the learner fills in ---
+# The literal lines, held back until the learner has tried (see fail(..., fix=...)).
+MUL_FIX = "Record `(other.data, self.data)`: other's number for self, self's number for other."
+POW_FIX = "Record `(n * self.data ** (n - 1),)`, reading x as self.data."
+LOG_FIX = "Record `(1 / self.data,)`, with the comma that makes it a tuple."
+EXP_FIX = "Record `(math.exp(self.data),)`: e to the x, the same number as the output."
+RELU_FIX = "Record `(float(self.data > 0),)`: 1.0 where x > 0, else 0.0."
+
 
 @check("mul records (other, self)")
 def _(code):
@@ -118,18 +124,17 @@ def _(code):
         out = _new_value(code, call, make)
         _check_data(code, call, out, a * b)
         want = (b, a)
-        got = _local_grads(code, call, out, want, "write `other.data` and `self.data`, not "
-                                                  "`other` and `self`")
+        got = _local_grads(code, call, out, want, MUL_FIX)
         if _same(got, want):
             continue
         shown = _show(out._local_grads, V)
         if _same(got, (a, b)):
             fail(f"`{call}` recorded local grads {shown}, but expected {_want(want)}: the two are "
                  "swapped. Local grads go in the same order as the children (self, other), and "
-                 "d(out)/d(self) is other's number, so `other.data` comes first.")
+                 "d(out)/d(self) is other's number, so other's number comes first.", fix=MUL_FIX)
         fail(f"`{call}` recorded local grads {shown}, but expected {_want(want)}. For "
              "out = self * other, d(out)/d(self) is other's number and d(out)/d(other) is "
-             "self's number, in that order.")
+             "self's number, in that order.", fix=MUL_FIX)
 
 
 @check("pow records n·xⁿ⁻¹")
@@ -141,20 +146,21 @@ def _(code):
             out = _new_value(code, call, lambda x=x, n=n: V(x) ** n)
         except RecursionError:
             fail(f"`{call}` never finished: it raised RecursionError because __pow__ kept calling "
-                 "itself. `self ** (n - 1)` raises a Value to a power, which runs __pow__ again, "
-                 "which does the same, forever. Local grads must be plain numbers: use "
-                 "`self.data ** (n - 1)`.")
+                 "itself. The local grad raises the Value self to a power, which runs __pow__ "
+                 "again, which does the same, forever. A local grad is a plain number: raise "
+                 "self's number to the power, not self.", fix=POW_FIX)
         _check_data(code, call, out, x ** n)
         want = (n * x ** (n - 1),)
-        got = _local_grads(code, call, out, want, "use `self.data`, not `self`")
+        got = _local_grads(code, call, out, want, POW_FIX)
         if _same(got, want):
             continue
         shown = _show(out._local_grads, V)
         if _same(got, (x ** (n - 1),)):
             fail(f"`{call}` recorded local grads {shown}, but expected {_want(want)}: the factor "
-                 "n is missing. The slope of x ** n is n * x ** (n - 1), so multiply by n.")
+                 "n is missing. The slope of x ** n is n * x ** (n - 1), so multiply by n.",
+                 fix=POW_FIX)
         fail(f"`{call}` recorded local grads {shown}, but expected {_want(want)}. The slope of "
-             "x ** n is n * x ** (n - 1), with x = self.data.")
+             "x ** n is n * x ** (n - 1), with x = self.data.", fix=POW_FIX)
 
 
 @check("log records 1/x")
@@ -165,10 +171,11 @@ def _(code):
         out = _new_value(code, call, lambda x=x: V(x).log())
         _check_data(code, call, out, math.log(x))
         want = (1 / x,)
-        got = _local_grads(code, call, out, want, "use `self.data`, not `self`")
+        got = _local_grads(code, call, out, want, LOG_FIX)
         if not _same(got, want):
             fail(f"`{call}` recorded local grads {_show(out._local_grads, V)}, but expected "
-                 f"{_want(want)}. The slope of log(x) is 1 / x, with x = self.data.")
+                 f"{_want(want)}. The slope of log(x) is 1 / x, with x = self.data.",
+                 fix=LOG_FIX)
 
 
 @check("exp records eˣ")
@@ -179,16 +186,16 @@ def _(code):
         out = _new_value(code, call, lambda x=x: V(x).exp())
         _check_data(code, call, out, math.exp(x))
         want = (math.exp(x),)
-        got = _local_grads(code, call, out, want, "use `self.data`, not `self`")
+        got = _local_grads(code, call, out, want, EXP_FIX)
         if _same(got, want):
             continue
         shown = _show(out._local_grads, V)
         if _same(got, (x,)):
             fail(f"`{call}` recorded local grads {shown}, which is x itself, but expected "
-                 f"{_want(want)}. The slope of e ** x is e ** x, the same number as the output: "
-                 "record `math.exp(self.data)`.")
+                 f"{_want(want)}. The slope of e ** x is e ** x, the same number as the "
+                 "output, not x.", fix=EXP_FIX)
         fail(f"`{call}` recorded local grads {shown}, but expected {_want(want)}. The slope of "
-             "e ** x is e ** x itself: `math.exp(self.data)`.")
+             "e ** x is e ** x itself.", fix=EXP_FIX)
 
 
 @check("relu records 1 or 0")
@@ -199,20 +206,21 @@ def _(code):
         out = _new_value(code, call, lambda x=x: V(x).relu())
         _check_data(code, call, out, max(0.0, x))
         want = (1.0 if x > 0 else 0.0,)
-        got = _local_grads(code, call, out, want, "use `self.data`, not `self`")
+        got = _local_grads(code, call, out, want, RELU_FIX)
         if _same(got, want):
             continue
         shown = _show(out._local_grads, V)
         if x > 0 and _same(got, (x,)):
             fail(f"`{call}` recorded local grads {shown}, which is relu's output, but expected "
                  f"{_want(want)}. The local grad is relu's slope, not its value: 1.0 where "
-                 "x > 0 (the output rises as fast as x) and 0.0 elsewhere (it stays flat).")
+                 "x > 0 (the output rises as fast as x) and 0.0 elsewhere (it stays flat).",
+                 fix=RELU_FIX)
         if x == 0:
             fail(f"`{call}` recorded local grads {shown}, but expected {_want(want)}. At exactly "
-                 "x = 0 relu takes its flat side, so the local grad is 0.0: compare with "
-                 "`self.data > 0`, not `>=`.")
+                 "x = 0 relu takes its flat side, so the local grad is 0.0: the comparison must "
+                 "be false at 0, as a strict 'above 0' is.", fix=RELU_FIX)
         fail(f"`{call}` recorded local grads {shown}, but expected {_want(want)}. relu's slope "
-             "is 1.0 where x > 0 and 0.0 elsewhere.")
+             "is 1.0 where x > 0 and 0.0 elsewhere.", fix=RELU_FIX)
 
 
 # --- what is built from them, and the independent proof ---
@@ -314,3 +322,85 @@ def _(code):
                      f"a slope of {_num(measured)}. The rule and the measured slope must agree.")
             count += 1
     return f"All {count} recorded slopes agree with nudging."
+
+
+# --- every operation against ours, on inputs beyond the examples above ----------------------
+
+def _recorded(space, args):
+    """What an operation made, as plain data: its number and its local grads (a Value among
+    them shown as one, so it never passes for its number). Its children are the arguments,
+    which the comparison looks at after the call: an operation that changes them shows."""
+    op, *operands = args
+    with calling(f"{_written(op, [a.data if hasattr(a, 'data') else a for a in operands])}"):
+        out = _OPERATIONS[op](*operands)
+    grads = getattr(out, "_local_grads", None)
+    items = grads if isinstance(grads, (tuple, list)) else [grads]
+    return {"data": getattr(out, "data", out),
+            "local grads": [f"a Value ({number(item.data)})" if hasattr(item, "_local_grads")
+                            else item for item in items]}
+
+
+_OPERATIONS = {
+    "*": lambda a, b: a * b, "**": lambda a, n: a ** n, "log": lambda a: a.log(),
+    "exp": lambda a: a.exp(), "relu": lambda a: a.relu(), "-x": lambda a: -a,
+    "-": lambda a, b: a - b, "/": lambda a, b: a / b, "+": lambda a, b: a + b,
+}
+
+
+def _written(op, numbers):
+    """How the operation is written in Python, on Values holding these numbers."""
+    shown = [f"Value({number(x)})" for x in numbers]
+    if op in ("log", "exp", "relu"):
+        return f"{shown[0]}.{op}()"
+    if op == "-x":
+        return f"-{shown[0]}"
+    if op == "**":
+        return f"{shown[0]} ** {number(numbers[1])}"
+    return f"{shown[0]} {op} {shown[1]}"
+
+
+def _case(op, numbers, note=""):
+    def make(space):
+        values = [space.Value(float(x)) for x in numbers]
+        if op == "**":  # the exponent is a plain number
+            values[1] = numbers[1]
+        return (op, *values)
+
+    return Case(_written(op, numbers), make, note)
+
+
+def _operations(rng):
+    """Ordinary numbers first, then zero, negatives, tiny and huge numbers, where each
+    operation is defined (log only above 0; no 0 to a negative power)."""
+    ordinary = [round(rng.uniform(-4.0, 4.0), 3) for _ in range(6)]
+    positive = [round(rng.uniform(0.1, 6.0), 3) for _ in range(3)]
+    yield _case("*", ordinary[:2])
+    yield _case("**", [ordinary[2], 2])
+    yield _case("**", [positive[0], 3])
+    yield _case("log", [positive[1]])
+    yield _case("exp", [ordinary[3]])
+    yield _case("relu", [ordinary[4]])
+    yield _case("relu", [-abs(ordinary[5]) - 0.5])
+    yield _case("-", [ordinary[0], ordinary[1]])
+    yield _case("/", [ordinary[2], positive[2]])
+    beyond = "beyond the examples above"
+    yield _case("*", [0.0, -7.25], f"a zero, {beyond}")
+    yield _case("*", [-1e6, -3e-6], f"a huge and a tiny number, {beyond}")
+    yield _case("**", [0.0, 2], f"0 squared, {beyond}")
+    yield _case("**", [0.0, 3], f"0 cubed, {beyond}")
+    yield _case("**", [-2.0, 3], f"a negative number cubed, {beyond}")
+    yield _case("**", [-0.5, -2], f"a negative number to a negative power, {beyond}")
+    yield _case("**", [7.0, 0], f"the power 0, {beyond}")
+    yield _case("**", [1e3, 1], f"the power 1, {beyond}")
+    yield _case("log", [1e-8], f"a tiny number, {beyond}")
+    yield _case("log", [1e8], f"a huge number, {beyond}")
+    yield _case("exp", [-60.0], f"a very negative number, {beyond}")
+    yield _case("exp", [40.0], f"a big number, {beyond}")
+    yield _case("relu", [-1e-9], f"a number just below 0, {beyond}")
+    yield _case("relu", [1e9], f"a huge number, {beyond}")
+    yield _case("-x", [0.0], f"minus zero, {beyond}")
+    yield _case("/", [-6.0, -0.25], f"a division by a negative number, {beyond}")
+
+
+agrees("recording", _operations, call=_recorded, label="{text}",
+       name="every operation on new numbers, twice each")

@@ -1,0 +1,38 @@
+"""Lesson 1.6, wrong: decode takes the two BOS off the list it is given."""
+# expect: fail | decode on ids the data does not give, twice each | it changed its input
+import random
+
+random.seed(42)  # same seed, same shuffle, same weights, same names
+
+# --- the data: one document (a name) per line ---
+docs = [line.strip() for line in open('input.txt', encoding='utf-8') if line.strip()]
+random.shuffle(docs)
+print(f"documents: {len(docs)}")
+
+# --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
+chars = sorted(set(''.join(docs)))
+BOS = len(chars)
+vocab_size = len(chars) + 1
+print(f"vocab size: {vocab_size}")
+
+
+def encode(doc):
+    """A name as the model reads it: BOS, the id of each of its characters, BOS."""
+    tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
+    return tokens
+
+
+def decode(tokens):
+    """The ids between the two BOS markers, read back as a name."""
+    tokens.pop(0)  # the BOS at the start
+    tokens.pop()   # the BOS at the end
+    name = []
+    for token in tokens:
+        name.append(chars[token])
+    return ''.join(name)
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
+    for doc in ["emma", docs[0]]:
+        tokens = encode(doc)
+        print(f"{doc!r} -> {tokens} -> {decode(tokens)!r}")

@@ -1,0 +1,46 @@
+"""Lesson 3.3, each node's children thrown away once it is listed (to be sure it is never gone
+through again): the order is right, but the graph the caller gave is left without its arrows."""
+# expect: fail | topological_sort on new trees, twice each | took the children away
+# --- autograd: a number that remembers how it was made ---
+class Value:
+    def __init__(self, data, children=(), local_grads=()):
+        self.data = data                  # the number itself
+        self._children = children         # the Values this one was computed from
+        self._local_grads = local_grads   # d(this)/d(child) for each child, as plain numbers
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data + other.data, (self, other), (1, 1))
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data * other.data, (self, other), (other.data, self.data))
+
+    def __pow__(self, n):
+        return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
+
+    def __neg__(self): return self * -1
+    def __radd__(self, other): return self + other
+    def __sub__(self, other): return self + (-other)
+    def __rsub__(self, other): return other + (-self)
+    def __rmul__(self, other): return self * other
+    def __truediv__(self, other): return self * other ** -1
+    def __rtruediv__(self, other): return other * self ** -1
+
+
+def topological_sort(root):
+    order = []
+
+    def visit(node):
+        for child in node._children:
+            visit(child)
+        order.append(node)
+        node._children = ()  # done with this one: nothing below it needs visiting again
+
+    visit(root)
+    return order
+
+
+if __name__ == "__main__":
+    a, b = Value(2.0), Value(-3.0)
+    print(len(topological_sort(a * b + 1)))

@@ -1,0 +1,38 @@
+"""Lesson 5.1, wrong: the number of tokens written as 27. Right for the course's names, which
+# expect: fail | the shapes follow the names file | vocab_size is 5
+hold 26 letters and BOS, wrong for any other names file."""
+import random
+
+random.seed(42)  # same seed, same shuffle, same weights, same names
+
+# --- the data: one document (a name) per line ---
+docs = [line.strip() for line in open('input.txt', encoding='utf-8') if line.strip()]
+random.shuffle(docs)
+print(f"documents: {len(docs)}")
+
+# --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
+chars = sorted(set(''.join(docs)))
+BOS = len(chars)
+vocab_size = len(chars) + 1
+print(f"vocab size: {vocab_size}")
+
+# --- the parameters: small random numbers, drawn in a fixed order ---
+n_embd = 16      # width of every vector
+block_size = 16  # longest context the model sees
+
+
+def matrix(rows, cols, std=0.08):
+    return [[random.gauss(0, std) for _ in range(cols)] for _ in range(rows)]
+
+
+weights = {'wte': matrix(27, 16), 'mlp_fc1': matrix(64, 16),
+           'mlp_fc2': matrix(27, 64)}
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
+    print("matrix(2, 3) =", matrix(2, 3))
+    print(f"weights holds {len(weights)} matrices")
+    for name, mat in weights.items():
+        width = len(mat[0]) if mat else 0
+        start = [round(v, 4) for v in mat[0][:4]] if mat else []
+        print(f"  {name}: {len(mat)} rows of {width} numbers, row 0 starts {start}")

@@ -1,0 +1,43 @@
+"""Lesson 5.1, wrong: the list of rows is made once, outside matrix(), and every call appends
+# expect: fail | matrix(rows, cols) has rows lists of cols numbers | Called twice
+to it, so the three matrices of weights end up as one and the same growing list."""
+import random
+
+random.seed(42)  # same seed, same shuffle, same weights, same names
+
+# --- the data: one document (a name) per line ---
+docs = [line.strip() for line in open('input.txt', encoding='utf-8') if line.strip()]
+random.shuffle(docs)
+print(f"documents: {len(docs)}")
+
+# --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
+chars = sorted(set(''.join(docs)))
+BOS = len(chars)
+vocab_size = len(chars) + 1
+print(f"vocab size: {vocab_size}")
+
+# --- the parameters: small random numbers, drawn in a fixed order ---
+n_embd = 16      # width of every vector
+block_size = 16  # longest context the model sees
+
+
+table = []
+
+
+def matrix(rows, cols, std=0.08):
+    for _ in range(rows):
+        table.append([random.gauss(0, std) for _ in range(cols)])
+    return table
+
+
+weights = {'wte': matrix(vocab_size, n_embd), 'mlp_fc1': matrix(4 * n_embd, n_embd),
+           'mlp_fc2': matrix(vocab_size, 4 * n_embd)}
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
+    print("matrix(2, 3) =", matrix(2, 3))
+    print(f"weights holds {len(weights)} matrices")
+    for name, mat in weights.items():
+        width = len(mat[0]) if mat else 0
+        start = [round(v, 4) for v in mat[0][:4]] if mat else []
+        print(f"  {name}: {len(mat)} rows of {width} numbers, row 0 starts {start}")

@@ -1,0 +1,61 @@
+"""Lesson 5.3, wrong: each row of w is multiplied by x in place before it is added up, so
+# expect: fail | a 2 × 3 example, by hand | changed the matrix
+the right numbers come out, but the weights themselves are overwritten."""
+import math
+import random
+
+random.seed(42)  # same seed, same shuffle, same weights, same names
+
+# --- the data: one document (a name) per line ---
+docs = [line.strip() for line in open('input.txt', encoding='utf-8') if line.strip()]
+random.shuffle(docs)
+print(f"documents: {len(docs)}")
+
+# --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
+chars = sorted(set(''.join(docs)))
+BOS = len(chars)
+vocab_size = len(chars) + 1
+print(f"vocab size: {vocab_size}")
+
+# --- the parameters: small random numbers, drawn in a fixed order ---
+n_embd = 16      # width of every vector
+block_size = 16  # longest context the model sees
+
+
+def matrix(rows, cols, std=0.08):
+    return [[random.gauss(0, std) for _ in range(cols)] for _ in range(rows)]
+
+
+weights = {'wte': matrix(vocab_size, n_embd), 'mlp_fc1': matrix(4 * n_embd, n_embd),
+           'mlp_fc2': matrix(vocab_size, 4 * n_embd)}
+
+
+# --- the model's building blocks ---
+def linear(x, w):
+    out = []
+    for row in w:
+        for i in range(len(row)):
+            row[i] = row[i] * x[i]
+        out.append(sum(row))
+    return out
+
+
+def softmax(logits):
+    biggest = max(logits)  # subtracting the max keeps exp() from overflowing
+    exps = [math.exp(v - biggest) for v in logits]
+    total = sum(exps)
+    return [e / total for e in exps]
+
+
+def mlp(token):
+    x = weights['wte'][token]                                 # the letter's embedding row
+    h = [max(0.0, a) for a in linear(x, weights['mlp_fc1'])]  # ReLU
+    return x, h, linear(h, weights['mlp_fc2'])                # one logit per next letter
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
+    print("linear([1, 2], [[3, 4], [5, 6], [-1, 1]]) =", linear([1, 2], [[3, 4], [5, 6], [-1, 1]]))
+    x, h, logits = mlp(chars.index('e'))
+    print(f"e: x has {len(x)} numbers; mlp_fc1 makes {len(linear(x, weights['mlp_fc1']))} of them, "
+          f"mlp_fc2 makes {len(logits)} logits")
+    print(f"   the logits run from {min(logits):.4f} to {max(logits):.4f}")

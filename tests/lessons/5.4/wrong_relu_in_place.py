@@ -1,0 +1,59 @@
+"""Lesson 5.4, wrong: ReLU done on x in place, before linear. x is the row of wte itself, so
+# expect: fail | h is ReLU of linear(x, mlp_fc1) | changed weights['wte'][4] in place
+the embedding's negative numbers are overwritten in the model's weights."""
+import math
+import random
+
+random.seed(42)  # same seed, same shuffle, same weights, same names
+
+# --- the data: one document (a name) per line ---
+docs = [line.strip() for line in open('input.txt', encoding='utf-8') if line.strip()]
+random.shuffle(docs)
+print(f"documents: {len(docs)}")
+
+# --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
+chars = sorted(set(''.join(docs)))
+BOS = len(chars)
+vocab_size = len(chars) + 1
+print(f"vocab size: {vocab_size}")
+
+# --- the parameters: small random numbers, drawn in a fixed order ---
+n_embd = 16      # width of every vector
+block_size = 16  # longest context the model sees
+
+
+def matrix(rows, cols, std=0.08):
+    return [[random.gauss(0, std) for _ in range(cols)] for _ in range(rows)]
+
+
+weights = {'wte': matrix(vocab_size, n_embd), 'mlp_fc1': matrix(4 * n_embd, n_embd),
+           'mlp_fc2': matrix(vocab_size, 4 * n_embd)}
+
+
+# --- the model's building blocks ---
+def linear(x, w):
+    return [sum(wi * xi for wi, xi in zip(row, x)) for row in w]
+
+
+def softmax(logits):
+    biggest = max(logits)  # subtracting the max keeps exp() from overflowing
+    exps = [math.exp(v - biggest) for v in logits]
+    total = sum(exps)
+    return [e / total for e in exps]
+
+
+def mlp(token):
+    x = weights['wte'][token]                                 # the letter's embedding row
+    for i in range(len(x)):
+        if x[i] < 0:
+            x[i] = 0.0  # ReLU
+    h = linear(x, weights['mlp_fc1'])
+    return x, h, linear(h, weights['mlp_fc2'])                # one logit per next letter
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
+    for letter in "ae":
+        x, h, logits = mlp(chars.index(letter))
+        zeros = sum(1 for a in h if a == 0)
+        print(f"{letter}: {zeros} of the {len(h)} hidden numbers are 0 after ReLU")
+        print(f"   {len(logits)} logits, from {min(logits):.4f} to {max(logits):.4f}")

@@ -1,0 +1,60 @@
+"""Lesson 5.5, wrong: softmax writes the probabilities into the list of logits it was given,
+# expect: fail | softmax([1.0, 2.0, 3.0]), by hand | changed the list of logits
+so the caller loses its logits."""
+import math
+import random
+
+random.seed(42)  # same seed, same shuffle, same weights, same names
+
+# --- the data: one document (a name) per line ---
+docs = [line.strip() for line in open('input.txt', encoding='utf-8') if line.strip()]
+random.shuffle(docs)
+print(f"documents: {len(docs)}")
+
+# --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
+chars = sorted(set(''.join(docs)))
+BOS = len(chars)
+vocab_size = len(chars) + 1
+print(f"vocab size: {vocab_size}")
+
+# --- the parameters: small random numbers, drawn in a fixed order ---
+n_embd = 16      # width of every vector
+block_size = 16  # longest context the model sees
+
+
+def matrix(rows, cols, std=0.08):
+    return [[random.gauss(0, std) for _ in range(cols)] for _ in range(rows)]
+
+
+weights = {'wte': matrix(vocab_size, n_embd), 'mlp_fc1': matrix(4 * n_embd, n_embd),
+           'mlp_fc2': matrix(vocab_size, 4 * n_embd)}
+
+
+# --- the model's building blocks ---
+def linear(x, w):
+    return [sum(wi * xi for wi, xi in zip(row, x)) for row in w]
+
+
+def softmax(logits):
+    biggest = max(logits)  # subtracting the max keeps exp() from overflowing
+    for i in range(len(logits)):
+        logits[i] = math.exp(logits[i] - biggest)
+    total = sum(logits)
+    for i in range(len(logits)):
+        logits[i] = logits[i] / total
+    return logits
+
+
+def mlp(token):
+    x = weights['wte'][token]                                 # the letter's embedding row
+    h = [max(0.0, a) for a in linear(x, weights['mlp_fc1'])]  # ReLU
+    return x, h, linear(h, weights['mlp_fc2'])                # one logit per next letter
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
+    print("softmax([2.0, 1.0, 0.1])       =", [round(p, 4) for p in softmax([2.0, 1.0, 0.1])])
+    print("softmax([1000.0, 999.0, 998.0]) =", [round(p, 4) for p in softmax([1000.0, 999.0, 998.0])])
+    tokens = [BOS] + [chars.index(ch) for ch in "emma"] + [BOS]
+    losses = [-math.log(softmax(mlp(a)[2])[b]) for a, b in zip(tokens, tokens[1:])]
+    print(f"emma: average loss {sum(losses) / len(losses):.4f}; "
+          f"a uniform guess over {vocab_size} tokens scores {-math.log(1 / vocab_size):.4f}")

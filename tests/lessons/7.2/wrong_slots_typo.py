@@ -1,0 +1,47 @@
+# Lesson 7.2: a typo in __slots__ ('_childen').
+# expect: fail | __slots__ names the four things a Value holds | it leaves out '_children'
+
+# --- autograd: a number that remembers how it was made ---
+class Value:
+    __slots__ = ('data', 'grad', '_childen', '_local_grads')
+
+    def __init__(self, data, children=(), local_grads=()):
+        self.data = data                  # the number itself
+        self.grad = 0                     # d(loss)/d(this), filled in by backward()
+        self._children = children         # the Values this one was computed from
+        self._local_grads = local_grads   # d(this)/d(child) for each child, as plain numbers
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data + other.data, (self, other), (1, 1))
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data * other.data, (self, other), (other.data, self.data))
+
+    def __pow__(self, n):
+        return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
+
+    def __neg__(self): return self * -1
+    def __radd__(self, other): return self + other
+    def __sub__(self, other): return self + (-other)
+    def __rsub__(self, other): return other + (-self)
+    def __rmul__(self, other): return self * other
+    def __truediv__(self, other): return self * other ** -1
+    def __rtruediv__(self, other): return other * self ** -1
+
+
+if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
+    a, b = Value(2.0), Value(-4.0)
+    ab = a * b
+    c = ab + 1
+    for name, node in [("a", a), ("b", b), ("ab", ab), ("c", c)]:
+        print(f"{name:2}: data {node.data}, grad {getattr(node, 'grad', '(not kept yet)')}, "
+              f"children {[child.data for child in node._children]}, "
+              f"local grads {getattr(node, '_local_grads', '(not kept yet)')}")
+    try:
+        c.grda = 5.0  # a typo for grad
+        print("c.grda = 5.0 was accepted: c now carries a stray attribute, and c.grad is",
+              getattr(c, 'grad', '(not kept yet)'))
+    except AttributeError as error:
+        print("c.grda = 5.0 is refused:", error)
