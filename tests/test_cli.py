@@ -163,7 +163,6 @@ def test_learner_prints_are_kept_apart_from_the_result(tmp_path, course):
 @pytest.mark.parametrize("args, message", [
     (["check", "9.9", "x.py"], "there is no lesson '9.9'"),
     (["check", "7.5", "/nonexistent/backward.py"], "/nonexistent/backward.py: no such file"),
-    (["start", "7.1"], "7.1 is coming soon (“What gets deleted”)"),
     (["start", "7,4"], "there is no lesson '7,4'; did you mean 7.4?"),
     (["show", "75"], "did you mean 7.5?"),
     (["train", "--script", "train9"], "no script named 'train9'"),
@@ -173,6 +172,15 @@ def test_usage_errors_exit_2_with_a_clear_message(args, message):
     done = run_cli(*args)
     assert done.returncode == 2
     assert message in done.stderr
+
+
+def test_a_lesson_still_to_come_is_coming_soon_not_a_list(course):
+    number, title = next((f"{module.number}.{index}", title) for module in course.modules
+                         for index, title in enumerate(module.planned, 1)
+                         if course.lesson(f"{module.number}.{index}") is None)
+    done = run_cli("start", number)
+    assert done.returncode == 2
+    assert f"{number} is coming soon (“{title}”)" in done.stderr
 
 
 def test_check_refuses_a_file_that_is_not_utf8(tmp_path):
