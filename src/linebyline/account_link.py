@@ -220,7 +220,7 @@ def needs_sync(login: Login, local: LocalProgress, known: frozenset[str]) -> boo
     """Whether this machine holds progress (or events for teachers) the account may not have."""
     from .terminal.events import waiting
 
-    return waiting(local) or \
+    return waiting(login, local) or \
         _digest(_sendable(local, login.url, known)) != _sync_state(local, login.url).get("synced")
 
 

@@ -291,7 +291,7 @@ def check_once(args: argparse.Namespace, course: Course, lesson: Lesson, path: P
         raise UsageError(str(error)) from None
     local = local_progress(course)
     try:
-        _check_events(course, lesson, result, local)
+        _check_events(course, lesson, result, source, local)
         shown_fixes = record_check(local, lesson, result, source)
         note = send_later(args.course, course, local)
     except OSError as error:  # the verdict stands; only the record is missing, and said so
@@ -317,7 +317,7 @@ def check_once(args: argparse.Namespace, course: Course, lesson: Lesson, path: P
     return result
 
 
-def _check_events(course: Course, lesson: Lesson, result: Result, local) -> None:
+def _check_events(course: Course, lesson: Lesson, result: Result, source: str, local) -> None:
     """For the teacher's view, as the lesson page records a checked run."""
     from .terminal.events import record_event
 
@@ -325,7 +325,8 @@ def _check_events(course: Course, lesson: Lesson, result: Result, local) -> None
             result.status != "not-attempted":
         record_event(course, lesson.number, {"kind": "start"}, local)
     record_event(course, lesson.number, {"kind": "check", "status": result.status, "checks": [
-        {"name": c.name, "status": c.status, "message": c.message} for c in result.checks]}, local)
+        {"name": c.name, "status": c.status, "message": c.message} for c in result.checks],
+        "code": source}, local)
 
 
 def cmd_watch(args: argparse.Namespace) -> int:

@@ -52,4 +52,33 @@ def test_lessons_the_server_lacks_stay_here_and_the_rest_syncs(live_server, copy
     assert kept["7.4"]["hintsShown"] == 1
     events = LearningEvent.objects.filter(user=ada, lesson="7.4")
     assert set(events.values_list("kind", flat=True)) == {"start", "check", "hint"}
+    assert events.get(kind="check").code == course.lesson("7.4").exercise.solution  # as the browser's
+    assert len(set(events.values_list("client_id", flat=True))) == 3 and all(events.values_list(
+        "client_id", flat=True))  # each with an id of its own: sent twice, stored once
     assert not LearningEvent.objects.filter(lesson="7.5").exists()
+
+
+def test_events_wait_for_the_account_they_were_recorded_under(live_server, course):
+    """Ada's hint, recorded while she was signed in, does not go as Bob's after Bob signs in on
+    the same terminal; it goes as hers when she is back."""
+    from linebyline import account_link
+    from linebyline.terminal.events import record_event, send_events, waiting
+    from linebyline.terminal.learner import local_progress
+
+    people = {}
+    for name in ("ada", "bob"):
+        user = get_user_model().objects.create_user(name, password="a long enough password 1")
+        people[name] = (user, AccessToken.issue(user, "laptop")[1])
+    local = local_progress(course)
+    ada = account_link.log_in(live_server.url, people["ada"][1])
+    record_event(course, "7.4", {"kind": "hint", "hint": 1}, local)
+    bob = account_link.log_in(live_server.url, people["bob"][1])
+    assert not waiting(bob, local)
+    send_events(bob, local, timeout=10)
+    assert not LearningEvent.objects.exists()
+    assert waiting(ada, local)
+    send_events(ada, local, timeout=10)
+    send_events(ada, local, timeout=10)  # nothing left to send
+    assert list(LearningEvent.objects.values_list("user__username", "kind", "hint")) == [
+        ("ada", "hint", 1)]
+    assert not waiting(ada, local)
