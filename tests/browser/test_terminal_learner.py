@@ -121,3 +121,20 @@ def test_a_terminal_learner_through_a_lesson_then_in_the_browser(server, page: P
         expect(page.locator(".cm-content")).to_contain_text("losses.append(-math.log(")
     finally:
         terminal.close()
+
+
+def test_a_long_lesson_is_paged_in_colour_with_the_learners_own_pager(tmp_path, course):
+    """No PAGER and no LESS set, as on a fresh machine: `show` pages through less, and less shows
+    the colours instead of their escape codes ("ESC[1m")."""
+    assert shutil.which("less"), "less is the pager a fresh machine has"
+    env = {"LINEBYLINE_DATA_DIR": os.environ["LINEBYLINE_DATA_DIR"], "TERM": "xterm-256color",
+           "PATH": os.environ.get("PATH", "/usr/bin")}
+    terminal = Terminal(tmp_path, env)
+    try:
+        terminal.type(f"{shlex.quote(sys.executable)} -m linebyline show 2.3")
+        screen = terminal.wait_for("Lesson 2.3: Loss as surprise")
+        assert "ESC[" not in screen and "bash" not in screen.split("Lesson 2.3")[1]  # still paging
+        terminal.keys("q")
+        terminal.wait_for("bash", after=1)
+    finally:
+        terminal.close()

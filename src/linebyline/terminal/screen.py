@@ -74,11 +74,14 @@ class Screen:
 
     def pager(self) -> Any:
         """A context in which everything printed goes through a pager, when on a terminal whose
-        reader can page (rich uses $PAGER, as `less` and `git` do)."""
+        reader can page (rich uses $PAGER, as `less` and `git` do). Unless the learner set LESS,
+        less is told what git tells it: show colours (R), and quit when the text fits on one
+        screen (F) without clearing it (X), so only long text is paged."""
         import contextlib
 
         if not self.rich or not sys.stdin.isatty():
             return contextlib.nullcontext()
+        os.environ.setdefault("LESS", "FRX")
         return self.console.pager(styles=True)
 
     def ask(self, prompt: str) -> str | None:
