@@ -226,6 +226,18 @@ def test_6_5_numbers_come_from_the_run():
     assert result.answers == {0: 0.5, 1: pytest.approx(0.001)}
 
 
+def test_6_5_the_gradient_quoted_is_the_first_names_at_the_starting_weights(in_folder):
+    # Explore trains the weights before the facts run: the Watch's gradient must not see that.
+    ns = solution_namespace("6.5")
+    tokens = [ns["BOS"]] + [ns["chars"].index(ch) for ch in ns["docs"][0]] + [ns["BOS"]]
+    n = min(ns["block_size"], len(tokens) - 1)
+    for pos in range(n):
+        ns["position_loss"](tokens[pos], tokens[pos + 1], n)
+    g = -ns["grads"]["wte"][ns["BOS"]][1]
+    assert computed("6.5").facts["g"] == pytest.approx(g, rel=1e-12)
+    assert f"`wte[BOS][1]`: −{g:.5f}" in shown_text("6.5", lesson("6.5").watch)
+
+
 def test_6_6_compares_honestly_with_train0():
     answers = computed("6.6").answers
     network, table = answers[1], answers[2]

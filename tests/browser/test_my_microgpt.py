@@ -194,3 +194,36 @@ def test_without_a_passing_7_5_the_reference_is_used_for_it_and_marked_and_micro
     expect(page.locator("[data-readout='error']")).to_be_hidden()
     expect(page.locator("[data-readout='verdict']")).to_contain_text(
         "Matches the reference at every step", timeout=TRAIN_S * 1000)
+
+
+def lesson_key(number: str) -> tuple[int, int]:
+    module, lesson = number.split(".")
+    return int(module), int(lesson)
+
+
+def test_every_lesson_up_to_10_5_passed_my_microgpt_trains_like_the_reference(
+        server, page: Page, tmp_path: Path):
+    """A learner who passed every published lesson up to 10.5 (as many as are published: the
+    progress is made from the course as it stands) trains the microgpt.py assembled from their
+    code for 20 steps: it matches the reference at every step."""
+    from linebyline.course import load_course
+
+    course = load_course(default_course_path())
+    passed = {lesson.number: done(lesson.exercise.solution) for lesson in course.lessons()
+              if lesson_key(lesson.number) <= (10, 5)}
+    assert {"10.1", "10.2", "10.3", "10.4", "10.5"} <= set(passed)
+    bring_progress(page, server, tmp_path, passed)
+    page.goto(server.url + "/my-microgpt/")
+    page.select_option("[data-script-choice]", "microgpt.py")
+    expect(page.locator("[data-mine-status]")).to_contain_text("regions of microgpt.py are yours")
+    for lesson in ("10.3", "10.4"):  # m and v, and their corrections: the learner's
+        assert region(page, lesson).count() > 0
+        for part in region(page, lesson).all():
+            expect(part).to_have_attribute("data-origin", "yours")
+    # 10.6 is not done: the settings line, which only it teaches, is the reference's.
+    for part in region(page, "10.6").all():
+        expect(part).to_have_attribute("data-origin", "reference")
+    train(page, steps=20)
+    verdict = page.locator("[data-readout='verdict']")
+    expect(verdict).to_contain_text("Matches the reference at every step", timeout=TRAIN_S * 1000)
+    expect(verdict).to_contain_text("for all 20 steps")
