@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from linebyline.assemble import Assembler, ProgressError, Work, read_progress
+from linebyline.assemble import NOT_KEPT, Assembler, ProgressError, Unchecked, Work, read_progress
 from linebyline.course import Course
 from linebyline.lesson_standard import learner_lines
 from linebyline.mine import run_recorded, verdict
@@ -313,10 +313,15 @@ def progress_file(**changes) -> dict:
     return data
 
 
-def test_progress_files_of_version_1_and_2_are_read():
+def test_progress_files_of_version_1_and_2_are_read_and_only_passing_code_is_yours():
     for version in (1, 2):
         lessons, left_out = read_progress(progress_file(version=version), "microgpt")
-        assert lessons == {"7.5": Work("done", "x")} and left_out == []
+        # A draft is not code that passed: it is kept aside, to be checked again.
+        assert lessons == {"7.5": Unchecked("done", None, f"{NOT_KEPT}, so the reference is used",
+                                            "x")} and left_out == []
+    kept = progress_file(version=2, lessons={"7.5": {"status": "done", "draft": "failing edit",
+                                                     "passedCode": "x", "passedAt": 5}})
+    assert read_progress(kept, "microgpt")[0] == {"7.5": Work("done", "x")}
 
 
 def test_a_lesson_that_cannot_be_read_is_left_out_and_named():
@@ -324,7 +329,8 @@ def test_a_lesson_that_cannot_be_read_is_left_out_and_named():
                                   "7.5": {"status": "done", "draft": 3},
                                   "3.1": {"status": "in-progress"}})
     lessons, left_out = read_progress(data, "microgpt")
-    assert lessons == {"7.5": Work("done", None), "3.1": Work("in-progress", None)}
+    assert lessons == {"7.5": Work("done", None, f"{NOT_KEPT}, so the reference is used"),
+                       "3.1": Work("in-progress", None)}
     assert left_out == ["lesson 7.4: its status is missing or unknown",
                         "'x' is not a lesson number", "lesson 7.5: its draft is not text"]
 
