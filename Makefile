@@ -31,11 +31,13 @@ start: build
 
 # Install (Chromium and PostgreSQL too, via apt-get), build, then run the linters, the type
 # checker, the course lint and every test; the database tests run again on PostgreSQL.
+# Tests run in parallel, one worker per core (pytest-xdist); TEST_WORKERS=0 runs them in one.
+TEST_WORKERS ?= auto
 PG_URL ?= postgres://linebyline:linebyline@127.0.0.1:5432/linebyline
 test: build
 	scripts/system-deps.sh
 	$(BIN)/ruff check .
 	cd frontend && npx tsc --noEmit
 	$(BIN)/linebyline lint --strict
-	$(BIN)/pytest --durations=15
-	LINEBYLINE_DATABASE_URL=$(PG_URL) $(BIN)/pytest tests/web
+	$(BIN)/pytest -n $(TEST_WORKERS) --durations=15
+	LINEBYLINE_DATABASE_URL=$(PG_URL) $(BIN)/pytest -n $(TEST_WORKERS) tests/web

@@ -49,6 +49,11 @@ def timed(command: list[str], cwd: str) -> tuple[float, float]:
 
 
 def main() -> None:
+    # The checks record progress as a learner's would: in the bench's own folders, never the
+    # user's (nor their account, if they are signed in).
+    scratch = tempfile.mkdtemp(prefix="linebyline-bench-home-")
+    os.environ["LINEBYLINE_DATA_DIR"] = os.path.join(scratch, "data")
+    os.environ["LINEBYLINE_CONFIG_DIR"] = os.path.join(scratch, "config")
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=20, help="rounds measured (default 20)")
     parser.add_argument("--python", default=sys.executable,

@@ -2,7 +2,8 @@
 # What the tests need from the system, installed and started if missing (idempotent):
 # Debian's Chromium for the browser tests, a PostgreSQL server for the database tests, nginx
 # for the deployment test (tests/deploy: it runs its own nginx with deploy/nginx.conf), and
-# bubblewrap, which contains `linebyline check` (the tests also run it without, on purpose).
+# bubblewrap, which contains `linebyline check` (the tests also run it without, on purpose), and
+# tmux, the real terminal a terminal learner's test types into (tests/browser/test_terminal_learner.py).
 # Needs root (as on the development machines and CI); prints what it does.
 set -euo pipefail
 
@@ -12,6 +13,7 @@ command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || need+=(nginx)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+command -v tmux >/dev/null 2>&1 || need+=(tmux)
 # A Python that `nobody` may run, for the tests that run the CLI as another user (tests/other_user.py):
 # the venv's own may sit where only root can read (a pyenv under /root).
 [ -x /usr/bin/python3 ] || need+=(python3)

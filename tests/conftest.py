@@ -21,6 +21,17 @@ ROOT = Path(__file__).resolve().parents[1]
 PUBLISHED_NAMES = ROOT.parent / "shared" / "data" / "names.txt"
 
 
+@pytest.fixture(autouse=True)
+def learner_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+                    ) -> Path:
+    """Each test's CLI runs keep their progress and login in folders of their own (never the
+    user's, never another test's)."""
+    home = tmp_path_factory.mktemp("learner")
+    monkeypatch.setenv("LINEBYLINE_DATA_DIR", str(home / "data"))
+    monkeypatch.setenv("LINEBYLINE_CONFIG_DIR", str(home / "config"))
+    return home
+
+
 @pytest.fixture(scope="session")
 def course() -> Course:
     return load_course(default_course_path())

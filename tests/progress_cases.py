@@ -34,6 +34,8 @@ def lessons(draw) -> dict:
         st.fixed_dictionaries({"answer": st.sampled_from(["0", "1", "2", "-2.5", "\uffff"]),
                                "correct": st.booleans(), "at": TIMES}),
         max_size=2))
+    if status == "done" and draw(st.booleans()):
+        raw["passedCode"], raw["passedAt"] = draw(TEXTS), draw(TIMES)
     if draw(st.booleans()):
         total = draw(st.integers(0, 5))
         raw["checks"] = {"passed": draw(st.integers(0, total)), "total": total}

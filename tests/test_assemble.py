@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from linebyline.assemble import Assembler, ProgressError, Work, read_progress
+from linebyline.assemble import NOT_KEPT, Assembler, ProgressError, Unchecked, Work, read_progress
 from linebyline.course import Course
+from linebyline.lesson_standard import learner_lines
 from linebyline.mine import run_recorded, verdict
-from linebyline.scripts import run_source
+from linebyline.scripts import parse_step, run_source
 
 from .learner_files import learner_files
 
@@ -312,10 +313,15 @@ def progress_file(**changes) -> dict:
     return data
 
 
-def test_progress_files_of_version_1_and_2_are_read():
+def test_progress_files_of_version_1_and_2_are_read_and_only_passing_code_is_yours():
     for version in (1, 2):
         lessons, left_out = read_progress(progress_file(version=version), "microgpt")
-        assert lessons == {"7.5": Work("done", "x")} and left_out == []
+        # A draft is not code that passed: it is kept aside, to be checked again.
+        assert lessons == {"7.5": Unchecked("done", None, f"{NOT_KEPT}, so the reference is used",
+                                            "x")} and left_out == []
+    kept = progress_file(version=2, lessons={"7.5": {"status": "done", "draft": "failing edit",
+                                                     "passedCode": "x", "passedAt": 5}})
+    assert read_progress(kept, "microgpt")[0] == {"7.5": Work("done", "x")}
 
 
 def test_a_lesson_that_cannot_be_read_is_left_out_and_named():
@@ -323,7 +329,8 @@ def test_a_lesson_that_cannot_be_read_is_left_out_and_named():
                                   "7.5": {"status": "done", "draft": 3},
                                   "3.1": {"status": "in-progress"}})
     lessons, left_out = read_progress(data, "microgpt")
-    assert lessons == {"7.5": Work("done", None), "3.1": Work("in-progress", None)}
+    assert lessons == {"7.5": Work("done", None, f"{NOT_KEPT}, so the reference is used"),
+                       "3.1": Work("in-progress", None)}
     assert left_out == ["lesson 7.4: its status is missing or unknown",
                         "'x' is not a lesson number", "lesson 7.5: its draft is not text"]
 
@@ -462,3 +469,151 @@ def test_a_module_8_mistake_in_my_train3_shows_in_its_first_step(
     run = recorded_with(assembly.text, assembly.filename, names_file, [])
     said = verdict(run, train3_reference[0])
     assert said.kind != "same" and run.losses[0] != train3_reference[0].losses[0]
+# --- module 9: the learner's own train4, trained beside the reference --------------------------
+
+MODULE_9 = ("9.1", "9.2", "9.3", "9.4", "9.5")
+# One other correct spelling per lesson of module 9, from tests/lessons/9.x: how a learner who
+# wrote every line differently (the slice on two lines, plain loops, a def for w, ...) is placed.
+MODULE_9_SPELLINGS = {"9.1": "alt_lo_then_hi.py", "9.2": "alt_plain_loops.py",
+                      "9.3": "alt_hidden_named.py", "9.4": "alt_def_w.py",
+                      "9.5": "alt_hidden_and_percent.py"}
+TRAIN4_STEPS = 3
+
+
+def train4_beside_the_reference(assembler: Assembler, progress: dict[str, Work],
+                                names_file: Path) -> tuple[object, list]:
+    """My microgpt's run of the learner's train4 and the reference's, step by step (the same
+    records and verdict as `linebyline train --mine`): (the verdict, the learner's regions)."""
+    from linebyline.mine import run_recorded, verdict
+
+    assembly = assembler.assemble("train4.py", progress)
+    mine = run_recorded(assembly.text, assembly.filename, names_file, TRAIN4_STEPS, None,
+                        lambda line: None)
+    reference = run_recorded(assembler.script("train4.py").text, "train4.py", names_file,
+                             TRAIN4_STEPS, None, lambda line: None)
+    assert len(mine.losses) == len(reference.losses) == TRAIN4_STEPS
+    return verdict(mine, reference), [r for r in assembly.regions if r.lesson in MODULE_9]
+
+
+def test_module_9_solutions_train4_matches_the_reference_step_by_step(
+        assembler: Assembler, course: Course, names_file: Path):
+    """Module 9's five lessons done (and nothing else): every line they teach in train4.py is
+    the learner's, and the learner's train4 matches the reference at every step."""
+    progress = {number: Work("done", solution(course, number)) for number in MODULE_9}
+    result, regions = train4_beside_the_reference(assembler, progress, names_file)
+    assert {r.lesson for r in regions} == set(MODULE_9)
+    assert all(r.origin == "yours" for r in regions), regions
+    assert result.kind == "same", result.text
+    assert result.text.startswith("Matches the reference at every step")
+    # The regions hold every line the learner writes in module 9, each where train4.py has it.
+    script = assembler.script("train4.py").lines
+    held = {" ".join(script[n - 1].split()) for r in regions
+            for n in range(r.reference_first, r.reference_last + 1)}
+    written = {line for number in MODULE_9 for line in learner_lines(course.lesson(number))}
+    assert written and written <= held, written - held
+
+
+def test_module_9_in_other_spellings_train4_matches_the_reference_step_by_step(
+        assembler: Assembler, course: Course, names_file: Path):
+    progress = {number: Work("done", (Path(__file__).parent / "lessons" / number / name)
+                             .read_text(encoding="utf-8"))
+                for number, name in MODULE_9_SPELLINGS.items()}
+    result, regions = train4_beside_the_reference(assembler, progress, names_file)
+    assert all(r.origin == "yours" for r in regions), regions
+    assert result.kind == "same", result.text
+    assembly = assembler.assemble("train4.py", progress)
+    for mine in ("lo = h * head_dim", "for past_k in keys[layer]:", "hidden = [h.relu() for h in hidden]",
+                 "def w(name):", "hidden = 4 * n_embd"):
+        assert mine in assembly.text, mine
+
+
+def test_a_module_9_mistake_parts_from_the_reference(assembler: Assembler, course: Course,
+                                                     names_file: Path):
+    """A learner whose 9.2 divides by √n_embd (train3's scale) sees where their run parts."""
+    draft = solution(course, "9.2").replace("past_k[lo:hi])) / head_dim ** 0.5",
+                                            "past_k[lo:hi])) / n_embd ** 0.5")
+    result, _ = train4_beside_the_reference(assembler, {"9.2": Work("done", draft)}, names_file)
+    assert result.kind == "parted" and result.step == 1, result.text
+# --- module 10: the learner's own train5 and microgpt.py, Adam written in six lessons --------
+
+MODULE_10 = [f"10.{i}" for i in range(1, 7)]
+# One other correct spelling per lesson, as a learner who wrote their own would bring.
+MODULE_10_OTHERS = {"10.1": "alt_sqrt.py", "10.2": "alt_spelled.py",
+                    "10.3": "alt_comprehensions.py", "10.4": "alt_weights_named.py",
+                    "10.5": "alt_steps_left.py", "10.6": "alt_named_steps.py"}
+ADAM_LINES = [153, 154, 155, 171, 172, 173, 174, 175]  # written in lessons (170, the loop, is given)
+# The original microgpt's published losses are those of its first 5 steps; the other 15 are what
+# microgpt.py printed in the run that reproduced them (tests/test_program.py).
+FIRST_20 = ("3.3660 3.4243 3.1778 3.0664 3.2209 2.9452 3.2894 3.3245 2.8990 3.2229 "
+            "2.7964 2.9345 3.0544 3.0905 3.0651 2.7337 2.8839 2.8977 2.7073 2.7453").split()
+PRINTS_OTHERWISE["10.1/alt_abs.py"] = "divides by abs(m_hat), the size of a running mean in microgpt"
+
+
+def everything_done(course: Course, drafts: str) -> dict[str, Work]:
+    """Every published lesson passed with its solution; module 10's with other spellings too."""
+    folder = Path(__file__).parent / "lessons"
+    progress = {lesson.number: Work("done", lesson.exercise.solution)
+                for lesson in course.lessons()}
+    if drafts == "other spellings":
+        for number, name in MODULE_10_OTHERS.items():
+            progress[number] = Work("done", (folder / number / name).read_text(encoding="utf-8"))
+    return progress
+
+
+def test_every_module_10_lesson_has_its_place_in_train5_and_microgpt(assembler: Assembler):
+    for name in ("train5.py", "microgpt.py"):
+        assert set(MODULE_10) <= set(assembler.lessons_in(name)), name
+    # train4 steps with plain SGD: of Adam's lessons only the decaying lr (10.5, 10.6) is there.
+    assert set(MODULE_10) & set(assembler.lessons_in("train4.py")) == {"10.5", "10.6"}
+
+
+@pytest.fixture(scope="module")
+def train5_reference(assembler: Assembler, names_file: Path):
+    return recorded(assembler.script("train5.py").text, "train5.py", names_file)
+
+
+@pytest.mark.parametrize("drafts", ["solutions", "other spellings"])
+@pytest.mark.parametrize("script", ["train5.py", "microgpt.py"])
+def test_with_module_10_done_my_adam_is_mine_and_trains_like_the_reference(
+        script, drafts, assembler: Assembler, course: Course, names_file: Path,
+        train5_reference):
+    """Every lesson passed: each of Adam's lines in the script is the learner's code, from one
+    module 10 lesson or another (where two lessons wrote the same line, one of them is used),
+    and the file trains step by step like the reference: the same losses and weights, or apart
+    only by rounding where a spelling works in another order."""
+    assembly = assembler.assemble(script, everything_done(course, drafts))
+    owner = {line: region for region in assembly.regions if region.origin == "yours"
+             for line in range(region.reference_first, region.reference_last + 1)}
+    assert all(line in owner and owner[line].lesson in MODULE_10 for line in ADAM_LINES), [
+        (line, owner.get(line)) for line in ADAM_LINES]
+    same_code = code_of(assembly.text) == code_of(assembler.script(script).text)
+    assert same_code == (drafts == "solutions")
+    run = recorded(assembly.text, assembly.filename, names_file)
+    said = verdict(run, train5_reference)  # train5.py and microgpt.py run alike
+    assert len(run.losses) == 3
+    assert said.kind in (("same",) if drafts == "solutions" else ("same", "rounding")), said.text
+    assert max(abs(a - b) for a, b in zip(run.weights, train5_reference.weights)) < 1e-12
+
+
+@pytest.mark.slow
+def test_my_microgpt_from_every_lesson_prints_the_published_first_20_losses(
+        assembler: Assembler, course: Course, names_file: Path):
+    """The whole of microgpt.py assembled from the learners' code of every published lesson,
+    run on the makemore names file: its first 20 losses are the original microgpt's."""
+    assembly = assembler.assemble("microgpt.py", everything_done(course, "solutions"))
+    mine = {line for region in assembly.regions if region.origin == "yours"
+            and region.lesson in MODULE_10
+            for line in range(region.reference_first, region.reference_last + 1)}
+    assert set(ADAM_LINES) <= mine
+    losses = []
+    lines = run_source(assembly.text, assembly.filename, names_file)  # num_steps stays 1000
+    try:
+        for line in lines:
+            step = parse_step(line)
+            if step is not None:
+                losses.append(step.loss)
+            if len(losses) == len(FIRST_20):
+                break
+    finally:
+        lines.close()  # ends the rest of the 1000-step run
+    assert losses == FIRST_20

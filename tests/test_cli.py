@@ -30,7 +30,9 @@ def write(tmp_path: Path, text: str, name: str = "backward.py") -> Path:
     return path
 
 
-@pytest.mark.parametrize("command", ["lessons", "start", "check", "lint", "train", "serve"])
+@pytest.mark.parametrize("command", ["lessons", "start", "show", "hint", "solution", "quiz",
+                                     "check", "watch", "run", "progress", "lint", "assemble",
+                                     "train", "serve", "login", "logout"])
 def test_every_command_has_help(command):
     done = run_cli(command, "--help")
     assert done.returncode == 0 and "usage: linebyline" in done.stdout
@@ -73,9 +75,19 @@ def test_start_writes_the_starter_and_never_overwrites_work(tmp_path, course):
     assert forced.returncode == 0 and target.read_text() == lesson.exercise.starter
 
 
-def test_start_into_the_current_folder(tmp_path, course):
-    assert run_cli("start", "7.4", cwd=tmp_path).returncode == 0
-    assert (tmp_path / course.lesson("7.4").exercise.filename).is_file()
+def test_start_puts_each_lesson_in_a_folder_of_its_own_with_its_input(tmp_path, course):
+    assert run_cli("start", "1.1", cwd=tmp_path).returncode == 0
+    assert run_cli("start", "2.3", cwd=tmp_path).returncode == 0
+    for number in ("1.1", "2.3"):
+        lesson = course.lesson(number)
+        folder = tmp_path / "microgpt" / f"{number}-{lesson.slug}"
+        assert (folder / lesson.exercise.filename).read_text() == lesson.exercise.starter
+        assert (folder / "input.txt").stat().st_size > 100_000  # the names it reads
+    # The starter runs with plain `python` where it was written.
+    folder = tmp_path / "microgpt" / f"1.1-{course.lesson('1.1').slug}"
+    ran = subprocess.run([sys.executable, course.lesson("1.1").exercise.filename], cwd=folder,
+                         capture_output=True, text=True, timeout=120)
+    assert "FileNotFoundError" not in ran.stderr
 
 
 def test_check_passes_the_solution_with_exit_code_0(tmp_path, course):
@@ -149,9 +161,10 @@ def test_learner_prints_are_kept_apart_from_the_result(tmp_path, course):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["check", "9.9", "x.py"], "no published lesson '9.9'"),
+    (["check", "9.9", "x.py"], "there is no lesson '9.9'"),
     (["check", "7.5", "/nonexistent/backward.py"], "/nonexistent/backward.py: no such file"),
-    (["start", "12.9"], "no published lesson '12.9'"),
+    (["start", "7,4"], "there is no lesson '7,4'; did you mean 7.4?"),
+    (["show", "75"], "did you mean 7.5?"),
     (["train", "--script", "train9"], "no script named 'train9'"),
     (["lint", "/nonexistent"], "/nonexistent: not a course folder"),
 ])
@@ -159,6 +172,15 @@ def test_usage_errors_exit_2_with_a_clear_message(args, message):
     done = run_cli(*args)
     assert done.returncode == 2
     assert message in done.stderr
+
+
+def test_a_lesson_still_to_come_is_coming_soon_not_a_list(course):
+    number, title = next((f"{module.number}.{index}", title) for module in course.modules
+                         for index, title in enumerate(module.planned, 1)
+                         if course.lesson(f"{module.number}.{index}") is None)
+    done = run_cli("start", number)
+    assert done.returncode == 2
+    assert f"{number} is coming soon (“{title}”)" in done.stderr
 
 
 def test_check_refuses_a_file_that_is_not_utf8(tmp_path):
@@ -257,4 +279,5 @@ def test_a_file_writing_a_gigabyte_costs_the_cli_no_memory_and_what_is_kept_is_s
     assert peak_kb < 200 * 1024  # resident memory of the CLI process at its peak
     assert result["stdout"].startswith("y" * 1000)
     assert result["stdout"].rstrip().endswith(
-        f"[output cut: {(1 << 30) - 64 * 1024:,} more bytes not shown]")
+        f"[output cut: your code wrote {1 << 30:,} bytes straight to the terminal; the first "
+        f"{64 * 1024:,} are shown]")

@@ -87,6 +87,9 @@ def _mangled(lesson: dict) -> st.SearchStrategy[dict]:
         lambda d: {**d, "earlier": [{"draft": "a"}]},
         lambda d: {**d, "colour": "blue"},
         lambda d: {k: v for k, v in d.items() if k != "draftDevice"},
+        lambda d: {**d, "passedCode": "x = 1\n", "passedAt": 5},
+        lambda d: {**d, "passedCode": "x = 1\n"},
+        lambda d: {**d, "passedAt": -1},
     ]
     return st.sampled_from(breakages).map(lambda broken: broken(dict(lesson)))
 

@@ -56,6 +56,8 @@ def test_merging_never_loses_what_either_side_has(a, b):
             if "doneAt" in lesson:
                 assert result["doneAt"] <= lesson["doneAt"]
             assert result["hintsShown"] >= lesson["hintsShown"]
+            if "passedCode" in lesson:
+                assert result["passedAt"] >= lesson["passedAt"] and result["status"] == "done"
             for question, answer in lesson["quiz"].items():
                 assert result["quiz"][question]["correct"] >= answer["correct"]
             kept = {(v["device"], v["at"]) for v in pm.versions_of(result)}
@@ -127,6 +129,30 @@ def test_at_the_bound_the_oldest_version_makes_room():
         merged = pm.merge_lesson(merged, lesson(**draft(f"v{index}", 100 + index, f"b-{index}")))
     kept = [v["draft"] for v in pm.versions_of(merged)]
     assert kept == [f"v{i}" for i in range(pm.MAX_EARLIER + 1, 0, -1)]  # v0, the oldest, left
+
+
+def test_the_code_that_passed_stays_apart_from_a_later_failing_draft():
+    passed = lesson("done", doneAt=100, passedCode="right", passedAt=100,
+                    **draft("right", 100, "cli-a"))
+    failing_edit = lesson("in-progress", **draft("wrong", 200, "cli-a"))
+    merged = pm.merge_lesson(passed, failing_edit)
+    assert merged["draft"] == "wrong" and merged["passedCode"] == "right"
+    assert merged["status"] == "done"
+    newer_pass = lesson("done", passedCode="right too", passedAt=300)
+    assert pm.merge_lesson(merged, newer_pass)["passedCode"] == "right too"
+    assert pm.merge_lesson(newer_pass, merged)["passedCode"] == "right too"
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"status": "in-progress", "passedCode": "x", "passedAt": 1}, "the lesson is not done"),
+    ({"status": "done", "passedCode": "x"}, "passedCode and passedAt go together"),
+    ({"status": "done", "passedAt": 1}, "passedCode and passedAt go together"),
+])
+def test_passing_code_is_read_only_whole_and_on_a_done_lesson(fields, message):
+    with pytest.raises(pm.ProgressError, match=message):
+        pm.read_lesson(fields, "lesson 7.4")
+    with pytest.raises(pm.ProgressError, match="cannot have"):
+        pm.read_lesson({"status": "done", "passedCode": "x", "passedAt": 1}, "v1", version=1)
 
 
 def test_version_1_documents_still_read():

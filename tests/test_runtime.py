@@ -88,7 +88,48 @@ def test_a_missing_name_fails_clearly():
 def test_prints_are_captured_and_capped():
     result = run_checks(RIGHT + "print('x' * 200_000)\n", CHECKS)
     assert result.status == "pass"
-    assert len(result.stdout) < 101_000 and "output cut" in result.stdout
+    assert len(result.stdout) < 105_000
+    assert "[output cut: your code printed 200,001 characters in 1 line; the 96,001 " \
+        "characters between its first 100,000 and its last 4,000 are not shown]" in result.stdout
+
+
+COUNTING = '''
+from linebyline.runtime import check, fail, printed
+
+@check("three steps printed")
+def _(code):
+    steps = [line for line in printed(code).splitlines() if line.startswith("step")]
+    if len(steps) != 3:
+        fail(f"3 step lines, but {len(steps)} were printed.")
+'''
+
+
+def test_a_check_counts_the_whole_output_however_much_else_was_printed():
+    # A debug print of 300,000 characters before the steps: they are still all counted.
+    noisy = "print('debug ' * 25_000)\nfor step in range(3):\n    print(f'step {step}')\n"
+    result = run_checks(noisy, COUNTING)
+    assert result.status == "pass", result.checks[0].message
+
+
+def test_output_past_what_the_checks_read_is_said_plainly_never_miscounted():
+    flood = "for step in range(3):\n    print(f'step {step}')\n    print('x' * 3_000_000)\n"
+    result = run_checks(flood, COUNTING)
+    assert result.status == "fail"
+    assert result.checks[0].message.startswith(
+        "Your code printed 9,000,024 characters in 6 lines, more than the 8,000,000 characters "
+        "the checks read, so this check cannot judge what it printed.")
+    assert "[output cut: your code printed 9,000,024 characters in 6 lines;" in result.stdout
+    assert result.stdout.endswith("x" * 3_000 + "\n")  # its end is shown too
+
+
+def test_a_stop_on_the_time_limit_says_how_much_was_printed_by_then():
+    printing = "print('y' * 500_000)\n" + RIGHT.replace("return 2 * x", "raise StopRun_()")
+    code = "from linebyline.runtime import StopRun as StopRun_\n" + printing
+    result = run_checks(code, CHECKS, filename="mine.py",
+                        limits=Limits(time="the 3 s time limit", stopped=lambda: "time"))
+    assert "ran past the 3 s time limit" in result.checks[0].message
+    assert "By then it had printed 500,001 characters in 1 line: printing that much takes " \
+        "time too" in result.checks[0].message
 
 
 def test_a_stop_from_outside_ends_the_run_with_the_time_limit_named():

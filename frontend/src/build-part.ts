@@ -10,7 +10,7 @@ import type { DeviceNotes } from "./device-notes";
 import type { Editor } from "./editor";
 import { recordEvent } from "./events";
 import { say as sayLive } from "./live";
-import type { Progress } from "./progress";
+import { MAX_DRAFT, type Progress } from "./progress";
 import { type CheckResult, type Python, type RunResult, StoppedError } from "./python";
 import { setUsable } from "./usable";
 
@@ -88,7 +88,9 @@ function lastLine(text: string): string {
   return text.trim().split("\n").pop()?.trim() ?? "";
 }
 
-/** Record a checked run: the progress, this device's notes, and the event for teachers. */
+/** Record a checked run: the progress, this device's notes, and the event for teachers. The code
+ *  of a pass is kept as the code that passed, apart from the draft: an edit that fails later
+ *  never stands for the learner's own code (My microgpt). */
 function recordCheckedRun(exercise: ExerciseData, progress: Progress, notes: DeviceNotes, result: CheckResult,
                           source: string): void {
   const number = exercise.lesson;
@@ -102,8 +104,10 @@ function recordCheckedRun(exercise: ExerciseData, progress: Progress, notes: Dev
   recordEvent(exercise.course, number, { kind: "check", status: result.status, checks, code: source });
   progress.update(number, (lesson) => {
     lesson.checks = { passed, total: result.checks.length };
-    if (result.status === "pass") lesson.status = "done";
-    else if (lesson.status === "not-started" && result.status !== "not-attempted") lesson.status = "in-progress";
+    if (result.status === "pass") {
+      lesson.status = "done";
+      if (source.length <= MAX_DRAFT) lesson.passedCode = source;
+    } else if (lesson.status === "not-started" && result.status !== "not-attempted") lesson.status = "in-progress";
   });
 }
 

@@ -34,6 +34,9 @@ export interface Lesson {
   draftDevice?: string;
   draftBase?: Record<string, number>;
   earlier?: Version[];
+  /** The code that last passed its checks, kept apart from the draft (merged: the newest). */
+  passedCode?: string;
+  passedAt?: number;
 }
 export type Lessons = Record<string, Lesson>;
 export interface ProgressDocument { format: typeof FORMAT; version: 2; course: string; lessons: Lessons }
@@ -93,7 +96,7 @@ export function readDocument(value: unknown, course?: string): { course: string;
 }
 
 const V1_FIELDS = ["status", "draft", "quiz", "hintsShown", "checks"];
-const V2_FIELDS = [...V1_FIELDS, "doneAt", "draftAt", "draftDevice", "draftBase", "earlier"];
+const V2_FIELDS = [...V1_FIELDS, "doneAt", "draftAt", "draftDevice", "draftBase", "earlier", "passedCode", "passedAt"];
 
 export function readLesson(raw: unknown, where: string, version: 1 | 2 = 2): Lesson {
   if (!isObject(raw)) throw new ProgressError(`${where} must be an object`);
@@ -116,6 +119,12 @@ export function readLesson(raw: unknown, where: string, version: 1 | 2 = 2): Les
   if (!isInt(hints) || hints < 0 || hints > MAX_HINTS) throw new ProgressError(`${where}: hintsShown must be a whole number from 0 to ${MAX_HINTS}`);
   lesson.hintsShown = hints;
   if ("checks" in raw) lesson.checks = readChecks(raw.checks, where);
+  if ("passedCode" in raw || "passedAt" in raw) {
+    if (!("passedCode" in raw) || !("passedAt" in raw)) throw new ProgressError(`${where}: passedCode and passedAt go together`);
+    if (status !== "done") throw new ProgressError(`${where}: passedCode is given but the lesson is not done`);
+    lesson.passedCode = text(raw.passedCode, `${where}: the code that passed`, MAX_DRAFT);
+    lesson.passedAt = time(raw.passedAt, `${where}: passedAt`);
+  }
   const versions: Version[] = [];
   if ("draft" in raw) {
     const draft = text(raw.draft, `${where}: the draft`, MAX_DRAFT);
@@ -242,6 +251,12 @@ export function mergeLesson(ours: Lesson, theirs: Lesson): Lesson {
   if (checks.length) {
     const best = checks.reduce((x, y) => (cmp(y.passed, x.passed) || cmp(y.total, x.total)) > 0 ? y : x);
     merged.checks = { ...best };
+  }
+  const passed = [ours, theirs].filter((l) => l.passedCode !== undefined);
+  if (passed.length) {
+    const newest = passed.reduce((x, y) => (cmp(y.passedAt!, x.passedAt!) || cmp(y.passedCode!, x.passedCode!)) > 0 ? y : x);
+    merged.passedCode = newest.passedCode;
+    merged.passedAt = newest.passedAt;
   }
   setVersions(merged, newestPerDevice([...versionsOf(ours), ...versionsOf(theirs)]));
   return merged;

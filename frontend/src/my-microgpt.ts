@@ -2,6 +2,7 @@
 // from their passing lesson code (sent from this browser's progress), shown region by region,
 // downloaded, and trained here beside the reference run.
 import { setUsable } from "./usable";
+import { Python } from "./python";
 import { type CourseSummary, Progress } from "./progress";
 import { type Assembled, renderAssembly } from "./mine/assembly-view";
 import { LossChart, Trend, emptyCurve, extend, type Curve } from "./mine/chart";
@@ -12,7 +13,10 @@ import { Trainer, type TrainResult } from "./mine/trainer";
 import type { Batch } from "./mine/protocol";
 import "./mine/my-microgpt.css";
 
-interface PageData { assembleUrl: string; scripts: Array<{ name: string; about: string; url: string }>; maxDraft: number }
+interface PageData {
+  assembleUrl: string; scripts: Array<{ name: string; about: string; url: string }>; maxDraft: number;
+  runtimeUrl: string; recheck: Record<string, { checksUrl: string; filename: string }>;
+}
 
 const MAX_BODY = 2_400_000; // characters: under the server's 2.5 MB limit on a request
 
@@ -36,33 +40,79 @@ const choice = $<HTMLSelectElement>(root, "[data-script-choice]");
 const status = $(root, "[data-mine-status]");
 const download = $<HTMLButtonElement>(root, "[data-download]");
 let assembled: Assembled | null = null;
+// Lessons done whose progress keeps no code that passed (saved before it was kept apart from the
+// draft): their draft checked again here, true when it passed (then kept as the code that passed).
+const recheck = new Map<string, boolean>();
 let asking = 0;
 
-/** Statuses of every lesson, and the drafts of those done, as the server wants them. Drafts that
- *  would make the request too big are left out, largest first, and named. */
+/** Statuses of every lesson, and for those done the code that passed their checks (never a
+ *  draft: code edited after its pass may fail). A lesson done without such code says why
+ *  (`missing`). Code that would make the request too big is left out, largest first, and named. */
 function requestBody(script: string): { text: string; leftOut: string[] } {
-  const lessons: Record<string, { status: string; draft: string | null }> = {};
+  type Entry = { status: string; passed: string | null; missing?: string };
+  const lessons: Record<string, Entry> = {};
   for (const number of Object.keys(course.lessons)) {
     const lesson = progress.lesson(number);
-    const draft = lesson.status === "done" && typeof lesson.draft === "string" && lesson.draft.length <= page.maxDraft
-      ? lesson.draft : null;
-    lessons[number] = { status: lesson.status, draft };
+    const entry: Entry = { status: lesson.status, passed: null };
+    if (lesson.status === "done") {
+      if (typeof lesson.passedCode === "string" && lesson.passedCode.length <= page.maxDraft) entry.passed = lesson.passedCode;
+      else if (recheck.get(number) === false) entry.missing = "fails-now";
+      else entry.missing = "not-kept";
+    }
+    lessons[number] = entry;
   }
   const leftOut: string[] = [];
   let text = JSON.stringify({ script, lessons });
   while (text.length > MAX_BODY) {
-    const biggest = Object.entries(lessons).filter(([, l]) => l.draft).sort((a, b) => b[1].draft!.length - a[1].draft!.length)[0];
+    const biggest = Object.entries(lessons).filter(([, l]) => l.passed).sort((a, b) => b[1].passed!.length - a[1].passed!.length)[0];
     if (!biggest) break;
-    biggest[1].draft = null;
+    biggest[1].passed = null;
+    biggest[1].missing = "too-large";
     leftOut.push(biggest[0]);
     text = JSON.stringify({ script, lessons });
   }
   return { text, leftOut };
 }
 
+/** Check again, here, the drafts of lessons done whose progress keeps no code that passed (it was
+ *  saved before that was kept apart): a draft that passes becomes the code that passed; one that
+ *  does not is named as failing now. Python starts only when there is such a lesson. */
+let rechecking: Promise<void> | null = null;
+function recheckUnkept(): Promise<void> {
+  rechecking ??= recheckNow();
+  return rechecking;
+}
+
+async function recheckNow(): Promise<void> {
+  const waiting = Object.keys(course.lessons).filter((number) => {
+    const lesson = progress.lesson(number);
+    return lesson.status === "done" && lesson.passedCode === undefined && typeof lesson.draft === "string"
+      && !recheck.has(number) && number in page.recheck;
+  });
+  if (!waiting.length) return;
+  status.textContent = `Checking your code for lesson${waiting.length > 1 ? "s" : ""} ${waiting.join(", ")} again (saved before the code that passed was kept apart)…`;
+  const python = new Python({ worker: body.workerUrl!, pyodide: body.pyodideUrl!, runtime: page.runtimeUrl, dataset: body.datasetUrl! }, () => undefined);
+  python.start();
+  for (const number of waiting) {
+    const draft = progress.lesson(number).draft!;
+    try {
+      const response = await fetch(page.recheck[number].checksUrl);
+      if (!response.ok) continue; // not judged: said as "not kept", tried again next time
+      const { checks, reference } = await response.json() as { checks: string; reference: string };
+      const result = await python.check({ lesson: number, source: draft, checks, reference, starter: "", filename: page.recheck[number].filename, timeout: 10 });
+      recheck.set(number, result.status === "pass");
+      if (result.status === "pass") progress.update(number, (lesson) => { lesson.passedCode = draft; });
+    } catch {
+      // Python could not judge it: the reference is used, and the reason says the code is not kept.
+    }
+  }
+}
+
 async function assemble(): Promise<void> {
   const script = choice.value;
   const ticket = ++asking;
+  await recheckUnkept();
+  if (ticket !== asking) return;
   status.textContent = `Assembling your ${script}…`;
   setUsable(download, false);
   setUsable(trainButton, false);

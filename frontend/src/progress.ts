@@ -247,6 +247,10 @@ export class Progress {
       const was = before.quiz[id];
       if (!was || was.answer !== answer.answer || was.correct !== answer.correct || !Number.isInteger(answer.at)) answer.at = now;
     }
+    if (after.passedCode !== undefined && after.passedCode !== before.passedCode) {
+      // Newer than the code that passed before, even on a clock that runs behind.
+      after.passedAt = Math.max(now, (before.passedAt ?? -1) + 1);
+    }
     if (after.draft === undefined || after.draft === before.draft) return;
     const previous = versionsOf(before);
     const mine = previous.find((v) => v.device === this.device);

@@ -68,10 +68,18 @@ export function setUpStuck(root: HTMLElement, exercise: ExerciseData, progress: 
     codealongButton.hidden = !allShown || exercise.codealong.length === 0;
     solutionButton.hidden = !allShown;
   }
-  showHints(progress.lesson(number).hintsShown);
+  let shown = progress.lesson(number).hintsShown;
+  showHints(shown);
+  // Hints opened elsewhere (another tab, the terminal's `linebyline hint`, another device)
+  // arrive with the sync: they show here too.
+  progress.onChange(() => {
+    const now = progress.lesson(number).hintsShown;
+    if (now > shown) { shown = now; showHints(now); }
+  });
 
   hintButton.addEventListener("click", () => {
     const count = Math.min(progress.lesson(number).hintsShown + 1, exercise.hints.length);
+    shown = Math.max(shown, count);
     progress.update(number, (lesson) => { lesson.hintsShown = count; });
     recordEvent(exercise.course, number, { kind: "hint", hint: count });
     showHints(count);

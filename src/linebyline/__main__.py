@@ -1,5 +1,10 @@
+"""`python -m linebyline`: the same as the `linebyline` command."""
 import sys
 
-from .cli import main
+try:
+    from .entry import main
+except KeyboardInterrupt:  # a Ctrl-C as it loads: as quiet as one later (see entry.py)
+    print("\nStopped.", file=sys.stderr)
+    sys.exit(130)
 
 sys.exit(main())

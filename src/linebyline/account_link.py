@@ -2,8 +2,9 @@
 (created on the account page) in the user's config folder, readable by them only; `check` then
 records results to the account and `start` can write the latest draft from the browser.
 
-Only the standard library talks to the server (urllib). Results the server cannot take right now
-(offline, server down) wait in the config folder, merged, and go with the next check.
+Only the standard library talks to the server (urllib). The progress itself lives on this machine
+(local_progress.py); sync() merges it with the account's as the browser does, and what the server
+cannot take right now (offline, server down) simply stays there and goes with the next sync.
 
 `check` asks current() on every run, signed in or not: urllib.request and the progress merge are
 imported only when they are used, so that a check does not pay for HTTP (and TLS) it never uses.
@@ -16,14 +17,22 @@ import time
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .local_progress import LocalProgress
 
 TIMEOUT_S = 15
 TOKEN_PREFIX = "lbl_"
 
 
 class AccountError(Exception):
-    """The account could not be reached or refused; the message says what to do."""
+    """The account could not be reached or refused; the message says what to do. ``status`` is
+    the HTTP status of a refusal (0: not reached); ``unknown``, lessons a 400 named."""
+
+    def __init__(self, message: str, status: int = 0, unknown: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.unknown = status, list(unknown or [])
 
 
 def config_dir() -> Path:
@@ -55,8 +64,10 @@ class Login:
     token: str
     username: str
     device: str  # this terminal's device id in merged drafts ("cli-…")
+    seed: str = ""  # the account's quiz seed: choices in the same order as in its browsers
 
-    def request(self, method: str, path: str, body: dict | None = None) -> Any:
+    def request(self, method: str, path: str, body: dict | None = None,
+                timeout: float = TIMEOUT_S) -> Any:
         import urllib.error
         import urllib.request
 
@@ -66,14 +77,17 @@ class Login:
             headers={"Authorization": f"Bearer {self.token}", "Accept": "application/json",
                      **({"Content-Type": "application/json"} if data is not None else {})})
         try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
                 raw = response.read()
         except urllib.error.HTTPError as error:
             try:
-                message = json.loads(error.read().decode("utf-8"))["error"]
+                answer = json.loads(error.read().decode("utf-8"))
+                message = answer["error"]
             except (ValueError, KeyError, TypeError):
-                message = f"the server answered {error.code}"
-            raise AccountError(f"{self.url}: {message}") from None
+                answer, message = {}, f"the server answered {error.code}"
+            unknown = answer.get("unknown") if isinstance(answer, dict) else None
+            unknown = [n for n in unknown if isinstance(n, str)] if isinstance(unknown, list) else []
+            raise AccountError(f"{self.url}: {message}", error.code, unknown) from None
         except (urllib.error.URLError, OSError) as error:
             reason = getattr(error, "reason", error)
             raise AccountError(f"{self.url} could not be reached ({reason})") from None
@@ -96,16 +110,33 @@ def log_in(url: str, token: str) -> Login:
     previous = current()
     device = previous.device if previous else f"cli-{os.urandom(6).hex()}"
     login = Login(normal_url(url), token, "", device)
-    login.username = login.request("GET", "/api/account/")["username"]
+    about = login.request("GET", "/api/account/")
+    login.username = about["username"]
+    login.seed = about.get("seed", "") if isinstance(about.get("seed"), str) else ""
     _write_private(_login_file(), json.dumps(login.__dict__, indent=2))
     return login
+
+
+def quiz_seed(login: Login, timeout: float = 4.0) -> str:
+    """The account's quiz seed; asked of the server once (a login from before it was kept)."""
+    if login.seed:
+        return login.seed
+    try:
+        seed = login.request("GET", "/api/account/", timeout=timeout).get("seed", "")
+    except (AccountError, AttributeError, ValueError):
+        return ""
+    if isinstance(seed, str) and seed:
+        login.seed = seed
+        _write_private(_login_file(), json.dumps(login.__dict__, indent=2))
+    return login.seed
 
 
 def current() -> Login | None:
     """The saved login, or None (never signed in, or signed out)."""
     try:
         data = json.loads(_login_file().read_text(encoding="utf-8"))
-        return Login(data["url"], data["token"], data["username"], data["device"])
+        return Login(data["url"], data["token"], data["username"], data["device"],
+                     data.get("seed", "") if isinstance(data.get("seed", ""), str) else "")
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -128,40 +159,144 @@ def _pending_file(course: str) -> Path:
     return config_dir() / f"pending-{course}.json"
 
 
-def record_check(login: Login, course: str, lesson: str, status: str, passed: int, total: int,
-                 source: str) -> str:
-    """Send one check's result (and the file, as this terminal's draft) to the account, with
-    whatever earlier results are still waiting; on failure they all wait for the next check."""
+def adopt_pending(local: LocalProgress) -> None:
+    """Results an older linebyline kept waiting in the config folder join this machine's
+    progress (and so go with the next sync); the file goes once they are safely stored."""
+    pending = _pending_file(local.course)
+    if not pending.is_file():
+        return
     from . import progress_merge as pm
 
-    now = int(time.time() * 1000)
-    entry: dict[str, Any] = {"status": "done" if status == "pass" else "in-progress",
-                             "checks": {"passed": passed, "total": total}, "quiz": {}}
-    if status == "pass":
-        entry["doneAt"] = now
-    if pm.utf16_length(source) <= pm.MAX_DRAFT and pm.is_unicode(source):
-        entry.update(draft=source, draftAt=now, draftDevice=login.device, draftBase={})
-    lessons = {lesson: pm.read_lesson(entry, f"lesson {lesson}")}
-    pending = _pending_file(course)
     try:
-        _, waiting = pm.read_document(json.loads(pending.read_text(encoding="utf-8")), course)
-        lessons = pm.merge(waiting, lessons)
-    except (OSError, ValueError):
-        pass  # nothing waiting (or unreadable: replaced by what is sent now)
-    try:
-        login.request("POST", "/api/progress/", pm.document(course, lessons))
-    except AccountError:
-        _write_private(pending, json.dumps(pm.document(course, lessons)))
-        raise
+        _, waiting = pm.read_document(json.loads(pending.read_text(encoding="utf-8")),
+                                      local.course)
+    except (OSError, ValueError, RecursionError):
+        return  # left where it is: never lost by this
+    local.absorb(waiting)
     pending.unlink(missing_ok=True)
-    return f"Recorded to {login.username}'s account at {login.url}."
 
 
-def latest_draft(login: Login, course: str, lesson: str) -> dict | None:
-    """The account's draft for a lesson ({draft, at, device}), or None if it has none."""
+REFUSED_RETRY_MS = 24 * 3600 * 1000  # lessons a server refused are offered again a day later
+
+
+def _digest(lessons: dict) -> str:
+    import hashlib
+
+    return hashlib.sha256(json.dumps(lessons, sort_keys=True, ensure_ascii=False)
+                          .encode("utf-8")).hexdigest()[:32]
+
+
+def _sync_state(local: LocalProgress, url: str) -> dict[str, Any]:
+    state = local.notes().get("sync")
+    state = state.get(url) if isinstance(state, dict) else None
+    return state if isinstance(state, dict) else {}
+
+
+def _save_sync_state(local: LocalProgress, url: str, **changes: Any) -> None:
+    with local.changing_notes() as notes:
+        every = notes.get("sync") if isinstance(notes.get("sync"), dict) else {}
+        state = every.get(url) if isinstance(every.get(url), dict) else {}
+        state.update(changes)
+        every[url] = state
+        notes["sync"] = every
+
+
+def refused_lessons(local: LocalProgress, url: str) -> dict[str, int]:
+    """Lessons the server refused (not in its course), each with when: kept here, not resent
+    until a day has passed."""
+    refused = _sync_state(local, url).get("refused")
+    if not isinstance(refused, dict):
+        return {}
+    return {n: at for n, at in refused.items() if isinstance(at, int)
+            and at + REFUSED_RETRY_MS > int(time.time() * 1000)}
+
+
+def _sendable(local: LocalProgress, url: str, known: frozenset[str]) -> dict:
+    refused = refused_lessons(local, url)
+    return {n: lesson for n, lesson in local.lessons().items() if n in known and n not in refused}
+
+
+def needs_sync(login: Login, local: LocalProgress, known: frozenset[str]) -> bool:
+    """Whether this machine holds progress (or events for teachers) the account may not have."""
+    from .terminal.events import waiting
+
+    return waiting(login, local) or \
+        _digest(_sendable(local, login.url, known)) != _sync_state(local, login.url).get("synced")
+
+
+def sync(login: Login, local: LocalProgress, known: frozenset[str],
+         timeout: float = TIMEOUT_S) -> list[str]:
+    """Send this machine's progress (the course's lessons) and merge the account's answer in, as
+    the browser's sync does. Returns what to tell the learner; raises AccountError when the
+    account could not be reached or refused (the progress stays here, and goes next time)."""
     from . import progress_merge as pm
 
-    answer = login.request("GET", f"/api/progress/?course={urllib.parse.quote(course)}")
-    _, lessons = pm.read_document(answer, course)
-    versions = pm.versions_of(lessons.get(lesson, {}))
-    return versions[0] if versions else None
+    for _ in range(2):
+        sent = _sendable(local, login.url, known)
+        try:
+            answer = login.request("POST", "/api/progress/", pm.document(local.course, sent),
+                                   timeout=timeout)
+            break
+        except AccountError as error:
+            unknown = [n for n in error.unknown if n in sent]
+            if error.status != 400 or not unknown:
+                _save_sync_state(local, login.url, problem=str(error))
+                raise
+            now = int(time.time() * 1000)
+            refused = {**refused_lessons(local, login.url), **{n: now for n in unknown}}
+            _save_sync_state(local, login.url, refused=refused)
+    else:
+        raise AccountError(f"{login.url} kept refusing this progress")
+    try:
+        _, theirs = pm.read_document(answer, local.course)
+    except pm.ProgressError as error:
+        raise AccountError(f"{login.url} answered with progress that cannot be read ({error})"
+                           ) from None
+    local.absorb(theirs)
+    _save_sync_state(local, login.url, synced=_digest(theirs), problem="",
+                     at=int(time.time() * 1000))
+    from .terminal.events import send_events
+
+    send_events(login, local, timeout)
+    note = refused_note(login, local)
+    return [note] if note else []
+
+
+def _lessons_named(numbers: list[str]) -> str:
+    ordered = sorted(numbers, key=lambda n: tuple(int(p) for p in n.split(".")))
+    if len(ordered) == 1:
+        return f"Lesson {ordered[0]}"
+    return f"Lessons {', '.join(ordered[:-1])} and {ordered[-1]}"
+
+
+def refused_note(login: Login, local: LocalProgress) -> str:
+    """What to say about lessons kept here because the server's course lacks them ("" if none)."""
+    refused = list(refused_lessons(local, login.url))
+    if not refused:
+        return ""
+    return (f"{_lessons_named(refused)} stay{'s' if len(refused) == 1 else ''} on this machine: "
+            f"the course at {login.url} does not have {'them' if len(refused) > 1 else 'it'} "
+            "(tried again in a day).")
+
+
+def last_problem(login: Login, local: LocalProgress) -> str:
+    """Why the last sync failed ("" if it did not)."""
+    problem = _sync_state(local, login.url).get("problem")
+    return problem if isinstance(problem, str) else ""
+
+
+def sync_in_background(course_arg: str | None) -> None:
+    """Start `linebyline progress --sync --quiet` on its own, so that a check never waits on
+    the server: it outlives this command, and what it cannot send goes next time."""
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "linebyline"]
+    if course_arg:
+        command += ["--course", course_arg]
+    try:
+        subprocess.Popen([*command, "progress", "--sync", "--quiet"], start_new_session=True,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, close_fds=True)
+    except OSError:
+        pass  # sent by the next command

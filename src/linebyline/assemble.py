@@ -33,10 +33,12 @@ DEMO = re.compile(r"""^if\s+__name__\s*==\s*(['"])__main__\1\s*:""")
 
 @dataclass(frozen=True)
 class Work:
-    """What the learner's progress holds for one lesson."""
+    """What the learner's progress holds for one lesson: its status and the code that passed
+    its checks (never a draft that was not checked, or failed), or why there is none."""
 
     status: str
-    draft: str | None = None
+    draft: str | None = None  # the code that passed
+    missing: str = ""  # why a lesson done has no code that passed ("" : none was saved)
 
 
 @dataclass
@@ -630,7 +632,7 @@ class Assembler:
     def _learner_claims(self, plan: Plan, script: Script, work: Work) -> list[_Candidate] | str:
         """The learner's code for this lesson, placed in the script; or why it cannot be."""
         if work.draft is None:
-            return "done, but no saved code came with it, so the reference is used"
+            return work.missing or "done, but no saved code came with it, so the reference is used"
         changes = plan.changes_cached(work.draft)
         if isinstance(changes, str):
             return changes
@@ -894,8 +896,14 @@ def read_progress(data: object, course_slug: str) -> tuple[dict[str, Work], list
     return read_lessons(lessons)
 
 
+NOT_KEPT = ("done, but this progress keeps no code that passed its checks (it was saved before "
+            "linebyline kept that apart from the draft)")
+
+
 def read_lessons(lessons: Mapping[object, object]) -> tuple[dict[str, Work], list[str]]:
-    """{number: {status, draft}} read lesson by lesson; the rest of each entry is not needed."""
+    """{number: {status, passedCode, draft}} read lesson by lesson; the rest of each entry is
+    not needed. Only the code that passed is the learner's; a lesson done without it carries its
+    draft in ``unchecked`` (see Unchecked) for a caller that can check it again."""
     found: dict[str, Work] = {}
     left_out: list[str] = []
     for number, entry in lessons.items():
@@ -905,12 +913,28 @@ def read_lessons(lessons: Mapping[object, object]) -> tuple[dict[str, Work], lis
         if not isinstance(entry, dict) or entry.get("status") not in STATUSES:
             left_out.append(f"lesson {number}: its status is missing or unknown")
             continue
+        passed = entry.get("passedCode")
+        if passed is not None and not isinstance(passed, str):
+            left_out.append(f"lesson {number}: its code that passed is not text")
+            passed = None
         draft = entry.get("draft")
         if draft is not None and not isinstance(draft, str):
             left_out.append(f"lesson {number}: its draft is not text")
             draft = None
-        found[number] = Work(entry["status"], draft)
+        why = NOT_KEPT + ", so the reference is used" \
+            if entry["status"] == "done" and passed is None else ""
+        if why and draft is not None:
+            found[number] = Unchecked(entry["status"], None, why, draft)
+        else:
+            found[number] = Work(entry["status"], passed, why)
     return found, left_out
+
+
+@dataclass(frozen=True)
+class Unchecked(Work):
+    """A lesson marked done whose code was never kept as passing: its draft, to check again."""
+
+    unchecked: str = ""
 
 
 def every_script(assembler: Assembler, progress: Mapping[str, Work]) -> Iterable[Assembly]:

@@ -23,7 +23,6 @@ if TYPE_CHECKING:  # each command imports what it needs, when it runs: `check` m
     from .runtime import Result
 
 USAGE_ERROR = 2
-SYMBOLS = {"pass": "✓", "fail": "✗", "error": "!", "not-attempted": "·"}
 MAX_SOURCE_BYTES = 1_000_000  # a lesson's file is a few kilobytes
 MAX_TIMEOUT = 3600.0  # seconds
 MEMORY_RANGE = (64, 1_048_576)  # MB: Python needs about 64 to start; 1 TB is past any machine
@@ -79,42 +78,54 @@ def _course(value: str | None, fresh: bool = False) -> Course:
 
 
 def _lesson(course: Course, number: str) -> Lesson:
+    """The published lesson `number`; else a usage error that says it is coming soon, or which
+    lesson was probably meant."""
     lesson = course.lesson(number)
-    if lesson is None:
-        published = ", ".join(lesson.number for lesson in course.lessons()) or "none yet"
-        raise UsageError(f"no published lesson {number!r} (published: {published}); "
-                         "`linebyline lessons` lists them")
-    return lesson
+    if lesson is not None:
+        return lesson
+    planned = _planned_title(course, number)
+    if planned:
+        raise UsageError(f"{number} is coming soon (“{planned}”); `linebyline lessons` shows "
+                         "what is published")
+    import difflib
+
+    numbers = [lesson.number for lesson in course.lessons()]
+    guess = difflib.get_close_matches(number.replace(",", "."), numbers, n=1, cutoff=0.5)
+    meant = f"; did you mean {guess[0]}?" if guess else ""
+    raise UsageError(f"there is no lesson {number!r}{meant} (`linebyline lessons` lists them)")
+
+
+def _planned_title(course: Course, number: str) -> str:
+    for module in course.modules:
+        for index, title in enumerate(module.planned, 1):
+            if number == f"{module.number}.{index}":
+                return title
+    return ""
 
 
 def cmd_lessons(args: argparse.Namespace) -> int:
-    course = _course(args.course)
-    total = len(course.countable_lines())
-    print(f"{course.title}: {course.program_name}, {total} lines to learn\n")
-    for module in course.modules:
-        print(f"Module {module.number}  {module.title}  ({module.script})")
-        published = {lesson.number: lesson for lesson in module.lessons}
-        titles = list(module.planned)
-        for lesson in module.lessons:  # published lessons beyond the plan still show
-            index = lesson.key[1] - 1
-            if index >= len(titles):
-                titles.extend([""] * (index + 1 - len(titles)))
-        for index, title in enumerate(titles, 1):
-            number = f"{module.number}.{index}"
-            lesson = published.get(number)
-            if lesson:
-                lines = len(lesson.unlocked_lines() & course.countable_lines())
-                print(f"  {number:>5}  {lesson.title:<44} {lesson.minutes:>3} min  "
-                      f"+{lines} lines")
-            else:
-                print(f"  {number:>5}  {title:<44} (coming soon)")
-        print()
+    from .terminal.lessons_view import list_lessons
+
+    list_lessons(_course(args.course))
     return 0
 
 
+def _lesson_folder(lesson: Lesson, course: Course) -> Path:
+    """Where `start` puts a lesson: a folder of its own, so lessons never collide."""
+    return Path(course.slug) / f"{lesson.number}-{lesson.slug}"
+
+
+def _default_file(lesson: Lesson, course: Course) -> Path:
+    """The learner's file when none is named: in the lesson's folder, else here."""
+    in_folder = _lesson_folder(lesson, course) / lesson.exercise.filename
+    here = Path(lesson.exercise.filename)
+    return in_folder if in_folder.exists() or not here.exists() else here
+
+
 def cmd_start(args: argparse.Namespace) -> int:
-    lesson = _lesson(_course(args.course), args.lesson)
-    folder = Path(args.dir)
+    course = _course(args.course)
+    lesson = _lesson(course, args.lesson)
+    folder = Path(args.dir) if args.dir else _lesson_folder(lesson, course)
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"{folder}: exists and is not a folder")
     target = folder / lesson.exercise.filename
@@ -122,27 +133,42 @@ def cmd_start(args: argparse.Namespace) -> int:
         raise UsageError(f"{target} already exists; it may hold your work, so it was left as it "
                          "is (use --force to replace it with the starter)")
     text, origin = lesson.exercise.starter, "the starter"
-    draft = None if args.starter else _account_draft(args.course, lesson)
+    draft = None if args.starter else _latest_draft(course, lesson)
     if draft is not None and draft["draft"] != lesson.exercise.starter and _take_draft(args, draft):
-        text, origin = draft["draft"], "your latest draft from your account"
+        text, origin = draft["draft"], "your latest draft"
     folder.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
-    print(f"Wrote {target} ({origin}): lesson {lesson.number}, {lesson.title}.")
-    print("Open it in your editor, fill in the TODOs, then run:")
-    print(f"  linebyline check {lesson.number} {target}")
+    data = folder / "input.txt"
+    wrote_data = not data.exists()
+    if wrote_data:  # the names the lesson's code reads, as the browser mounts them
+        import shutil
+
+        from .dataset import names_file
+
+        shutil.copyfile(names_file(), data)
+    print(f"Wrote {target} ({origin})" + (f" and {data.name} (the names it reads)" if wrote_data
+                                          else "") + f": lesson {lesson.number}, {lesson.title}.")
+    named = f" {target}" if args.dir else ""  # in its own folder, the commands find it
+    print("Open it in your editor and fill in the TODOs. Then:")
+    for command, what in (("show", "the lesson: why these lines, and how"),
+                          ("run", "runs it, as `python` would in its folder"),
+                          ("watch", "checks it every time you save it"),
+                          ("check", "checks it once")):
+        print(f"  {f'linebyline {command} {lesson.number}{named}':<{34 + len(named)}} {what}")
     return 0
 
 
-def _account_draft(course_arg: str | None, lesson: Lesson) -> dict | None:
-    login = account_link.current()
-    if login is None:
-        return None
-    try:
-        return account_link.latest_draft(login, _course(course_arg).slug, lesson.number)
-    except (account_link.AccountError, ValueError) as error:
-        print(f"(Your account's draft could not be read: {error}. Using the starter.)",
-              file=sys.stderr)
-        return None
+def _latest_draft(course: Course, lesson: Lesson) -> dict | None:
+    """The newest draft of the lesson on this machine or (signed in) in the account."""
+    from . import progress_merge as pm
+    from .terminal.learner import local_progress, sync_now
+
+    local = local_progress(course)
+    note = sync_now(course, local)
+    if note:
+        print(note, file=sys.stderr)
+    versions = pm.versions_of(local.lessons().get(lesson.number, {}))
+    return versions[0] if versions else None
 
 
 def _take_draft(args: argparse.Namespace, draft: dict) -> bool:
@@ -152,7 +178,7 @@ def _take_draft(args: argparse.Namespace, draft: dict) -> bool:
         else "some time ago"
     where = "this terminal" if draft["device"].startswith("cli-") else "the browser"
     lines = len(draft["draft"].rstrip("\n").splitlines())
-    print(f"Your account has a draft of this lesson from {where} ({when}, {lines} lines).")
+    print(f"You have a draft of this lesson from {where} ({when}, {lines} lines).")
     try:
         answer = input("Write your draft instead of the starter? [Y/n] ")
     except EOFError:
@@ -174,8 +200,21 @@ def cmd_login(args: argparse.Namespace) -> int:
         login = account_link.log_in(url, token)
     except account_link.AccountError as error:
         raise UsageError(str(error)) from None
-    print(f"Signed in to {login.url} as {login.username}. `linebyline check` now records your "
-          "results to your account, and `linebyline start` offers your latest draft.")
+    print(f"Signed in to {login.url} as {login.username}. Your progress on this machine and "
+          "your account's are kept merged, as in the browser.")
+    from . import account_link as link
+    from .terminal.learner import local_progress, published
+
+    course = _course(args.course)
+    local = local_progress(course)
+    try:
+        for note in link.sync(login, local, published(course)):
+            print(note)
+        done = _done_count(local.lessons())
+        print(f"Merged: {done} lesson{'' if done == 1 else 's'} done, here and in the browser.")
+    except link.AccountError as error:
+        print(f"Your progress could not be merged yet ({error}); it goes with the next "
+              "command that records something.", file=sys.stderr)
     print(f"(The token is kept in {account_link.config_dir() / 'login.json'}, readable by you "
           "only. `linebyline logout` revokes it.)")
     return 0
@@ -193,8 +232,35 @@ def cmd_logout(args: argparse.Namespace) -> int:
     return 0
 
 
+def _done_count(lessons: dict) -> int:
+    return sum(entry["status"] == "done" for entry in lessons.values())
+
+
+def _read_source(path: Path) -> str:
+    """The learner's file, or a usage error that names what is wrong with it."""
+    if not path.exists():
+        raise UsageError(f"{path}: no such file")
+    if path.is_dir():
+        raise UsageError(f"{path}: is a folder, not your lesson's file")
+    if path.is_file() and path.stat().st_size > MAX_SOURCE_BYTES:
+        raise UsageError(f"{path}: is {path.stat().st_size:,} bytes, more than the "
+                         f"{MAX_SOURCE_BYTES:,} a lesson's file can be; is it the right file?")
+    try:
+        with open(path, "rb") as handle:  # not only regular files: /dev/null, a pipe
+            raw = handle.read(MAX_SOURCE_BYTES + 1)
+    except OSError as error:
+        raise UsageError(f"{path}: cannot be read ({error.strerror})") from None
+    if len(raw) > MAX_SOURCE_BYTES:
+        raise UsageError(f"{path}: is more than the {MAX_SOURCE_BYTES:,} bytes a lesson's file "
+                         "can be; is it the right file?")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: is not UTF-8 text; save it as UTF-8 and try again") from None
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    from .sandbox import SandboxUnavailable, check_source, explain
+    from .sandbox import SandboxUnavailable, explain
 
     if args.explain_sandbox:
         try:
@@ -202,78 +268,142 @@ def cmd_check(args: argparse.Namespace) -> int:
         except SandboxUnavailable as error:
             raise UsageError(str(error)) from None
         return 0
-    if args.lesson is None or args.file is None:
-        raise UsageError("needs a lesson number and your file, e.g. `linebyline check 7.5 "
+    if args.lesson is None:
+        raise UsageError("needs a lesson number (and your file), e.g. `linebyline check 7.5 "
                          "backward.py` (or --explain-sandbox)")
-    lesson = _lesson(_course(args.course), args.lesson)
-    path = Path(args.file)
-    if not path.is_file():
-        raise UsageError(f"{path}: no such file" + (" (it is a folder)" if path.is_dir() else ""))
-    if path.stat().st_size > MAX_SOURCE_BYTES:
-        raise UsageError(f"{path}: is {path.stat().st_size:,} bytes, more than the "
-                         f"{MAX_SOURCE_BYTES:,} a lesson's file can be; is it the right file?")
-    try:
-        source = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise UsageError(f"{path}: is not UTF-8 text; save it as UTF-8 and try again") from None
+    course = _course(args.course)
+    lesson = _lesson(course, args.lesson)
+    path = Path(args.file) if args.file else _default_file(lesson, course)
+    result = check_once(args, course, lesson, path)
+    return 0 if result.status == "pass" else 1
+
+
+def check_once(args: argparse.Namespace, course: Course, lesson: Lesson, path: Path,
+               clear: bool = False) -> Result:
+    """Check the file once: run the checks, record the run, print the result (`check`, `watch`)."""
+    from .sandbox import SandboxUnavailable, check_source
+    from .terminal.learner import local_progress, record_check, say_problems, send_later
+
+    source = _read_source(path)
     try:
         result = check_source(lesson, source, timeout=args.timeout, memory_mb=args.memory)
     except SandboxUnavailable as error:
         raise UsageError(str(error)) from None
+    local = local_progress(course)
+    try:
+        _check_events(course, lesson, result, source, local)
+        shown_fixes = record_check(local, lesson, result, source)
+        note = send_later(args.course, course, local)
+    except OSError as error:  # the verdict stands; only the record is missing, and said so
+        shown_fixes, note = set(), ""
+        print(f"linebyline: this check could not be recorded in your progress ({error})",
+              file=sys.stderr)
+    say_problems(local)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
-    else:
-        _print_result(lesson, result, _failures_in_a_row(args, lesson, result))
-    login = account_link.current()
-    if login is not None and result.status != "not-attempted":
-        passed = sum(check.status == "pass" for check in result.checks)
-        try:
-            note = account_link.record_check(login, _course(args.course).slug, lesson.number,
-                                             result.status, passed, len(result.checks), source)
-        except account_link.AccountError as error:
-            note = f"Not recorded to your account yet ({error}); it goes with your next check."
-        print(note, file=sys.stderr if args.json else sys.stdout)
-    return 0 if result.status == "pass" else 1
+        if note:
+            print(note, file=sys.stderr)
+        return result
+    from .terminal.screen import Screen
+    from .terminal.verdict import print_result
+
+    screen = Screen()
+    if clear:
+        screen.clear()
+    print_result(screen, course, lesson, result, shown_fixes=shown_fixes,
+                 whole_output=args.output)
+    if note:
+        screen.line(note, "note")
+    return result
 
 
-def _failures_in_a_row(args: argparse.Namespace, lesson: Lesson, result: Result
-                       ) -> dict[str, int]:
-    """Each check's failures in a row in this terminal, this run included (attempts.py)."""
-    from . import attempts
+def _check_events(course: Course, lesson: Lesson, result: Result, source: str, local) -> None:
+    """For the teacher's view, as the lesson page records a checked run."""
+    from .terminal.events import record_event
 
-    if result.status == "not-attempted":
-        return {}
-    outcomes = {check.name: (None if check.message.startswith("Not run") else
-                             check.status != "pass") for check in result.checks}
-    return attempts.record(_course(args.course).slug, lesson.number, outcomes)
+    if local.lesson(lesson.number)["status"] == "not-started" and \
+            result.status != "not-attempted":
+        record_event(course, lesson.number, {"kind": "start"}, local)
+    record_event(course, lesson.number, {"kind": "check", "status": result.status, "checks": [
+        {"name": c.name, "status": c.status, "message": c.message} for c in result.checks],
+        "code": source}, local)
 
 
-def _print_result(lesson: Lesson, result: Result, failures: dict[str, int] | None = None
-                  ) -> None:
-    from . import attempts
+def cmd_watch(args: argparse.Namespace) -> int:
+    from .terminal.watching import watch
 
-    print(f"Lesson {lesson.number}, {lesson.title}: {result.status}")
-    failures = failures or {}
-    for check in result.checks:
-        print(f"  {SYMBOLS[check.status]} {check.name}" +
-              ("" if check.status in ("pass", "fail") else f" ({check.status})"))
-        if check.message and check.status != "pass":
-            for line in check.message.splitlines():
-                print(f"      {line}")
-        if check.fix and check.status != "pass":
-            # The literal line waits: the diagnosis first, the line after three tries.
-            if failures.get(check.name, 0) >= attempts.FIX_AFTER:
-                print(f"      What to write: {check.fix}")
-    if result.stdout.strip():
-        print("\nYour code printed:")
-        print(result.stdout.rstrip())
-    if result.traceback:
-        print("\nThe error, where it happened in your code:")
-        print(result.traceback.rstrip())
-    passed = sum(check.status == "pass" for check in result.checks)
-    print(f"\n{passed} / {len(result.checks)} checks pass.")
-    if result.status == "not-attempted":
-        print("Fill in the TODOs, then check again. Stuck? The lesson's hints are on its page.")
+    course = _course(args.course)
+    lesson = _lesson(course, args.lesson)
+    path = Path(args.file) if args.file else _default_file(lesson, course)
+    _read_source(path)  # a missing file is said now, not on the first save
+    args.json = False
+    return watch(path, lambda: check_once(args, course, lesson, path, clear=True))
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    course = _course(args.course)
+    lesson = _lesson(course, args.lesson)
+    path = Path(args.file) if args.file else _default_file(lesson, course)
+    _read_source(path)
+    folder = path.resolve().parent
+    data = folder / "input.txt"
+    if not data.exists():  # the names the lesson's code reads, as the browser's Run has them
+        import shutil
+
+        from .dataset import names_file
+
+        shutil.copyfile(names_file(), data)
+        print(f"(Wrote {data}: the names your code reads.)", file=sys.stderr)
+    # Your own code on your own machine, as `python` runs it, in its folder (like the browser's
+    # Run); Ctrl-C stops it.
+    done = subprocess.run([sys.executable, path.name], cwd=folder)
+    if done.returncode < 0:
+        return 128 - done.returncode
+    return done.returncode
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from .terminal.lesson_text import show
+    from .terminal.screen import Screen
+
+    course = _course(args.course)
+    show(course, _lesson(course, args.lesson), Screen())
+    return 0
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    from .terminal.lesson_text import hint
+    from .terminal.screen import Screen
+
+    course = _course(args.course)
+    return hint(args.course, course, _lesson(course, args.lesson), Screen(), args.all)
+
+
+def cmd_solution(args: argparse.Namespace) -> int:
+    from .terminal.lesson_text import solution
+    from .terminal.screen import Screen
+
+    course = _course(args.course)
+    done = solution(course, _lesson(course, args.lesson), Screen(), args.yes)
+    if done is None:
+        raise UsageError("asks before it shows the solution, and there is no terminal to ask "
+                         "in: add --yes to show it")
+    return done
+
+
+def cmd_quiz(args: argparse.Namespace) -> int:
+    from .terminal.quiz import quiz
+    from .terminal.screen import Screen
+
+    course = _course(args.course)
+    return quiz(args.course, course, _lesson(course, args.lesson), Screen())
+
+
+def cmd_progress(args: argparse.Namespace) -> int:
+    from .terminal.progress_view import progress_command
+
+    course = _course(args.course)
+    return progress_command(args, course, UsageError)
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
@@ -374,8 +504,6 @@ def _train_mine(args: argparse.Namespace, course: Course) -> int:
     from .scripts import ScriptError
     from .training import SetupError, configure
 
-    if not args.progress:
-        raise UsageError("--mine needs --progress FILE: the progress file the course home exports")
     assembly = _assembly(args, course)
     print("\n".join(describe(assembly)[:1]) + " (`linebyline assemble` lists them.)")
     dataset = Path(args.dataset)
@@ -417,8 +545,10 @@ def _train_mine(args: argparse.Namespace, course: Course) -> int:
         print(f"The reference run failed ({reference.error}), so there is nothing to compare.",
               file=sys.stderr)
         return 1
-    print(verdict(mine, reference.record).text)
-    return 0
+    compared = verdict(mine, reference.record)
+    print(compared.text)
+    # Apart by more than rounding: a different program, which a script (or CI) must hear.
+    return 0 if compared.kind in ("same", "rounding") else 1
 _ASSEMBLERS: dict[Path, Assembler] = {}
 
 
@@ -431,7 +561,9 @@ def _assembler(course: Course) -> Assembler:
 
 
 def _assembly(args: argparse.Namespace, course: Course) -> Assembly:
-    """The script named by --script / SCRIPT, assembled from the --progress file."""
+    """The script named by --script / SCRIPT, assembled from the code that passed its checks:
+    in the --progress file, or else in this machine's progress."""
+    from .assemble import read_lessons
     from .mine import MineError, load_progress
 
     assembler = _assembler(course)
@@ -440,12 +572,31 @@ def _assembly(args: argparse.Namespace, course: Course) -> Assembly:
     except KeyError:
         known = ", ".join(Path(n).stem for n in assembler.script_names)
         raise UsageError(f"no script named {args.script!r} (known: {known})") from None
-    try:
-        progress, left_out = load_progress(Path(args.progress), course)
-    except MineError as error:
-        raise UsageError(str(error)) from None
+    local = None
+    if args.progress:
+        try:
+            progress, left_out = load_progress(Path(args.progress), course)
+        except MineError as error:
+            raise UsageError(str(error)) from None
+    else:
+        from .terminal.learner import local_progress, say_problems, sync_now
+
+        local = local_progress(course)
+        note = sync_now(course, local)
+        if note:
+            print(note, file=sys.stderr)
+        progress, left_out = read_lessons(local.lessons())
+        say_problems(local)
     for problem in left_out:
-        print(f"linebyline: left out of {args.progress}: {problem}", file=sys.stderr)
+        print(f"linebyline: left out of {args.progress or 'your progress'}: {problem}",
+              file=sys.stderr)
+    from .mine import check_again
+    from .sandbox import SandboxUnavailable
+
+    try:
+        progress = check_again(course, progress, assembler.lessons_in(name), local)
+    except SandboxUnavailable as error:
+        raise UsageError(str(error)) from None
     return assembler.assemble(name, progress)
 
 
@@ -496,6 +647,17 @@ def cmd_manage(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--output", action="store_true",
+                         help="show everything your code printed (default: its last lines)")
+    command.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                         help=f"time limit for your code (default {DEFAULT_TIMEOUT:g}, at most "
+                         f"{MAX_TIMEOUT:g})")
+    command.add_argument("--memory", type=megabytes, default=DEFAULT_MEMORY_MB, metavar="MB",
+                         help=f"memory limit for your code (default {DEFAULT_MEMORY_MB}, at "
+                         f"least {MEMORY_RANGE[0]})")
+
+
 def invite_days(text: str) -> int:
     try:
         days = int(text)
@@ -510,49 +672,91 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="linebyline",
         description="Build microgpt line by line: the course in your browser (`linebyline serve`), "
-        "or its lessons, starters and checks from a terminal.",
-        epilog="Start with `linebyline serve`, or `linebyline lessons` then `linebyline start 7.4`.",
+        "or the same lessons from a terminal: read (show), write (start, run), check (check, "
+        "watch), get help (hint, solution), answer (quiz), and follow your progress (lessons, "
+        "progress).",
+        epilog="Start with `linebyline serve`, or `linebyline lessons` then `linebyline start 1.1`.",
     )
     parser.add_argument("--version", action="version", version=f"linebyline {__version__}")
     parser.add_argument("--course", metavar="PATH",
                         help="course folder or name (default: the bundled microgpt course)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    lessons = commands.add_parser("lessons", help="list modules and lessons",
-                                  description="List the course's modules and lessons, with "
-                                  "minutes and each module's training script.")
+    lessons = commands.add_parser(
+        "lessons", help="list modules and lessons, with your progress",
+        description="List the course's modules and lessons, with minutes, each module's "
+        "training script, and your progress: ✓ done, ✗ its last check failed, … started "
+        "(signed in: merged with your account first). Ends with the next command to run.")
     lessons.set_defaults(run=cmd_lessons)
 
-    start = commands.add_parser("start", help="write a lesson's starter file to work on",
-                                description="Write the lesson's starter file into DIR, to edit "
-                                "in your own editor. An existing file is never overwritten "
-                                "unless you say --force. Signed in (`linebyline login`), it "
-                                "offers your latest draft of the lesson from the browser instead.")
-    start.add_argument("lesson", help="lesson number, e.g. 7.5")
-    start.add_argument("dir", nargs="?", default=".", help="folder to write into (default: .)")
+    start = commands.add_parser(
+        "start", help="write a lesson's starter, and the input.txt it reads, into its folder",
+        description="Write the lesson's starter file, with the input.txt (the names) it reads, "
+        "into a folder of its own (microgpt/2.3-loss-as-surprise/ here, or DIR), to edit in your "
+        "own editor: `python loss.py` runs there as it is, and lessons never collide. An "
+        "existing file is never overwritten unless you say --force. When you have a draft of the "
+        "lesson (checked here, or signed in: from the browser) it is offered instead.")
+    start.add_argument("lesson", help="lesson number, e.g. 2.3")
+    start.add_argument("dir", nargs="?",
+                       help="the lesson's folder (default: COURSE/NUMBER-NAME, under this one)")
     start.add_argument("--force", action="store_true", help="replace an existing file")
     which = start.add_mutually_exclusive_group()
     which.add_argument("--draft", action="store_true",
-                       help="signed in (`linebyline login`): write your latest draft from your "
-                       "account without asking")
+                       help="write your latest draft without asking")
     which.add_argument("--starter", action="store_true",
-                       help="write the starter even if your account has a draft")
+                       help="write the starter even if you have a draft")
     start.set_defaults(run=cmd_start)
+
+    for name, about, description, run in (
+            ("show", "the lesson to read: its lead and explanation, paged",
+             "Show the lesson in the terminal: its lead, the Watch text (code blocks and "
+             "tables rendered on a terminal, plain Markdown otherwise), where its lines go in "
+             "the program, and the commands to build it. Long text goes through your pager "
+             "($PAGER).", cmd_show),
+            ("quiz", "answer the lesson's questions (Check yourself)",
+             "Ask the lesson's questions one by one, as the browser's Check yourself does: "
+             "choices in your own order (signed in, the same order as in your browser), numbers "
+             "worked out from the lesson's code, feedback on each answer and the worked answer "
+             "after two misses. Answers are kept in your progress. Enter stops.", cmd_quiz)):
+        command = commands.add_parser(name, help=about, description=description)
+        command.add_argument("lesson", help="lesson number, e.g. 2.3")
+        command.set_defaults(run=run)
+
+    hint = commands.add_parser(
+        "hint", help="the lesson's next hint",
+        description="Show the lesson's next hint, one at a time, from the gentlest to the line "
+        "itself, and count it as the browser counts it (your progress; signed in, your "
+        "teachers see it too). Once the last hint is open, `check` shows the literal line for "
+        "each check that fails.")
+    hint.add_argument("lesson", help="lesson number, e.g. 2.3")
+    hint.add_argument("--all", action="store_true",
+                      help="show again every hint opened so far (opening the first if none)")
+    hint.set_defaults(run=cmd_hint)
+
+    solution = commands.add_parser(
+        "solution", help="the lesson's solution, after a confirmation",
+        description="Show the lesson's whole solution, after you confirm; counted as revealed "
+        "(signed in, your teachers see that it was).")
+    solution.add_argument("lesson", help="lesson number, e.g. 2.3")
+    solution.add_argument("--yes", action="store_true", help="do not ask first")
+    solution.set_defaults(run=cmd_solution)
 
     check = commands.add_parser(
         "check", help="run a lesson's checks on your file",
-        description="Run the lesson's checks on FILE in a separate process, under a time and a "
-        "memory limit, a 64 MB limit on files it writes and a limit of 32 more processes; the "
-        "process and everything it started end with the check. On Linux it also runs in "
-        "namespaces of its own (with bubblewrap when installed): no network, the file system "
-        "read-only but a private /tmp; --explain-sandbox says what protects your checks here. "
-        "Of its output, the first 100,000 printed characters and 64 KB written straight to the "
-        "terminal are shown, the rest counted. Exit code: 0 when every check passes, 1 when any "
-        "does not, 2 for a usage error (unknown lesson, missing file, a bad option). Signed in "
-        "(`linebyline login`), the result and your file are also recorded to your account (kept "
-        "here until the server can be reached).")
+        description="Run the lesson's checks on FILE (default: the file `start` wrote) in a "
+        "separate process, under a time and a memory limit, a 64 MB limit on files it writes "
+        "and a limit of 32 more processes; the process and everything it started end with the "
+        "check. On Linux it also runs in namespaces of its own (with bubblewrap when "
+        "installed): no network, the file system read-only but a private /tmp; "
+        "--explain-sandbox says what protects your checks here. Printed like pytest: your "
+        "program's last lines of output (all with --output), then each check, the verdict last "
+        "and, on a pass, the next command; in colour on a terminal. The run is recorded in your "
+        "progress (`linebyline progress`): a pass makes the lesson done and keeps that code as "
+        "yours, and a check's literal fix shows after it failed three times in a row. Signed "
+        "in, it goes to your account in the background. Exit code: 0 when every check passes, "
+        "1 when any does not, 2 for a usage error (unknown lesson, missing file, a bad option).")
     check.add_argument("lesson", nargs="?", help="lesson number, e.g. 7.5")
-    check.add_argument("file", nargs="?", help="your Python file")
+    check.add_argument("file", nargs="?", help="your Python file (default: the one `start` wrote)")
     check.add_argument("--explain-sandbox", action="store_true",
                        help="say which protections your checks have on this machine (each way "
                        "is tried), then stop; LINEBYLINE_SANDBOX=auto|bwrap|namespaces|limits "
@@ -560,13 +764,44 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true",
                        help='print one JSON object: {"lesson", "status", "checks": [{"name", '
                        '"status", "message", "fix"}], "stdout", "traceback"}')
-    check.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                       help=f"time limit for your code (default {DEFAULT_TIMEOUT:g}, at most "
-                       f"{MAX_TIMEOUT:g})")
-    check.add_argument("--memory", type=megabytes, default=DEFAULT_MEMORY_MB, metavar="MB",
-                       help=f"memory limit for your code (default {DEFAULT_MEMORY_MB}, at least "
-                       f"{MEMORY_RANGE[0]})")
+    _check_options(check)
     check.set_defaults(run=cmd_check)
+
+    watch = commands.add_parser(
+        "watch", help="check your file again every time you save it",
+        description="Check FILE (default: the one `start` wrote) now and again on every save, "
+        "the screen cleared each time and the verdict last, as `check` prints it. Ctrl-C stops.")
+    watch.add_argument("lesson", help="lesson number, e.g. 2.3")
+    watch.add_argument("file", nargs="?", help="your Python file (default: the one `start` wrote)")
+    _check_options(watch)
+    watch.set_defaults(run=cmd_watch)
+
+    run = commands.add_parser(
+        "run", help="run your file, as the browser's Run does",
+        description="Run FILE (default: the one `start` wrote) with Python, in its folder, "
+        "next to the input.txt it reads (written there if missing): its output as it comes, "
+        "its demo at the end included. It is your code on your own machine, as `python FILE` "
+        "would run it; Ctrl-C stops it. The exit code is your program's.")
+    run.add_argument("lesson", help="lesson number, e.g. 2.3")
+    run.add_argument("file", nargs="?", help="your Python file (default: the one `start` wrote)")
+    run.set_defaults(run=cmd_run)
+
+    progress = commands.add_parser(
+        "progress", help="your progress: a summary, export, import, sync",
+        description="Your progress from the terminal, kept in your data folder "
+        "($LINEBYLINE_DATA_DIR, else $XDG_DATA_HOME/linebyline or ~/.local/share/linebyline) in "
+        "the format of the course home's Export. Signed in (`linebyline login`), it is merged "
+        "with your account's as the browser merges: what could not be sent waits here and goes "
+        "later, never lost.")
+    progress.add_argument("--export", metavar="FILE",
+                          help="write it as a progress file (- prints it), for the course home's "
+                          "Import or `linebyline assemble --progress`")
+    progress.add_argument("--import", dest="import_file", metavar="FILE",
+                          help="merge a progress file (the course home's Export) into it")
+    progress.add_argument("--sync", action="store_true",
+                          help="signed in: merge with your account now, and wait for it")
+    progress.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
+    progress.set_defaults(run=cmd_progress)
 
     lint = commands.add_parser(
         "lint", help="prove every lesson of a course (for authors)",
@@ -587,13 +822,15 @@ def build_parser() -> argparse.ArgumentParser:
     assemble = commands.add_parser(
         "assemble", help="build your own version of a script from your passing lesson code",
         description="Build SCRIPT with every part a lesson taught replaced by your code for that "
-        "lesson, for every lesson you have done (its checks passed), from the progress file the "
-        "course home exports (format version 1 or 2). Parts of lessons not done yet keep the "
-        "reference; the listing says which, and why. The file runs with plain `python` next to "
-        "an input.txt.")
+        "lesson: the code that passed its checks, never a later draft. From your progress here "
+        "(signed in: merged with your account first), or from the --progress file the course "
+        "home exports (format version 1 or 2). A lesson marked done whose passing code was not "
+        "kept (an older file) has its saved code checked again, and used only if it passes. "
+        "Every other part keeps the reference; the listing says which, and why. The file runs "
+        "with plain `python` next to an input.txt.")
     assemble.add_argument("script", help="train0 ... train5, or microgpt")
-    assemble.add_argument("--progress", required=True, metavar="FILE",
-                          help="your exported progress (a .json file from the course home)")
+    assemble.add_argument("--progress", metavar="FILE",
+                          help="an exported progress file (default: your progress here)")
     assemble.add_argument("--out", metavar="PATH",
                           help="where to write it (default: my_SCRIPT.py here; - prints it)")
     assemble.add_argument("--force", action="store_true", help="replace an existing file")
@@ -603,9 +840,10 @@ def build_parser() -> argparse.ArgumentParser:
         "train", help="run the reference program, or your own, with a progress bar",
         description="Run the course's reference program (or one module's script), showing a "
         "progress bar and the loss of every step, then the names it samples. With --mine and "
-        "--progress, run your own version of the script (what `linebyline assemble` builds), "
-        "with the reference run beside it (cached after its first run), and say how the two "
-        "compare: the same to the last digit, apart only by rounding, or where they part.")
+        "--mine, run your own version of the script (what `linebyline assemble` builds from "
+        "your passing code), with the reference run beside it (cached after its first run), and "
+        "say how the two compare: the same to the last digit, apart only by rounding, or where "
+        "they part. With --mine the exit code is 1 when they part (or a run failed).")
     train.add_argument("--steps", type=step_count, metavar="N",
                        help="training steps (default: the script's own, 1000)")
     train.add_argument("--dataset", default=str(BUNDLED_NAMES), metavar="PATH",
@@ -616,10 +854,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="sampling temperature (default: the script's own, 0.5); "
                        "train0 has none")
     train.add_argument("--mine", action="store_true",
-                       help="train your own version of the script (needs --progress)")
+                       help="train your own version of the script, from your progress here "
+                       "(or --progress FILE)")
     train.add_argument("--progress", metavar="FILE",
-                       help="with --mine: your exported progress (a .json file from the course "
-                       "home)")
+                       help="with --mine: an exported progress file (default: your progress "
+                       "here)")
     train.set_defaults(run=cmd_train)
 
     serve = commands.add_parser(
@@ -643,9 +882,10 @@ def build_parser() -> argparse.ArgumentParser:
         "login", help="sign the terminal in to your account on a linebyline server",
         description="Sign this terminal in with a personal token you create on your account page "
         "(URL/accounts/). The token is kept in your config folder ($LINEBYLINE_CONFIG_DIR, else "
-        "$XDG_CONFIG_HOME/linebyline or ~/.config/linebyline), readable by you only. Then "
-        "`check` records your results to your account and `start` offers your latest draft. "
-        "Without it, everything works as before, on this machine only.")
+        "$XDG_CONFIG_HOME/linebyline or ~/.config/linebyline), readable by you only. Your "
+        "progress here is merged with your account's at once, and from then on kept merged as "
+        "the browser's is (in the background, never waiting on the server); your teachers see "
+        "your checks and hints. Without it, everything works on this machine only.")
     login.add_argument("url", nargs="?", default="http://127.0.0.1:8000",
                        help="the server (default: http://127.0.0.1:8000, `linebyline serve`)")
     login.add_argument("--token-stdin", action="store_true",
@@ -670,15 +910,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "run", None):
-        parser.print_help()
-        return 0
+    command = "command"
     try:
-        return args.run(args)
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        command = args.command or command
+        if not getattr(args, "run", None):
+            parser.print_help()
+            return _flushed(command, 0)
+        return _flushed(command, args.run(args))
     except UsageError as error:
-        print(f"linebyline {args.command}: {error}", file=sys.stderr)
+        print(f"linebyline {command}: {error}", file=sys.stderr)
         return USAGE_ERROR
     except CourseErrors as errors:
         print(f"The course has {len(errors.errors)} problem(s):", file=sys.stderr)
@@ -690,9 +932,36 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         # The reader went away (`linebyline lessons | head`): stop quietly, as other tools do.
-        # Python would complain again when it flushes stdout at exit, so point it at nothing.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _stdout_to_nothing()
         return 0
+    except OSError as error:
+        if not _is_output_error(error):
+            raise
+        _stdout_to_nothing()
+        print(f"linebyline {command}: could not write its output ({error.strerror})",
+              file=sys.stderr)
+        return 1
+
+
+def _flushed(command: str, code: int) -> int:
+    """Flush what was printed now, so that a full disk (`> /dev/full`) is said in one line,
+    not as a traceback when Python exits."""
+    sys.stdout.flush()
+    return code
+
+
+def _is_output_error(error: OSError) -> bool:
+    import errno
+
+    return error.errno in (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EPIPE)
+
+
+def _stdout_to_nothing() -> None:
+    # Python would complain again when it flushes stdout at exit, so point it at nothing.
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

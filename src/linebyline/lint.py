@@ -44,6 +44,23 @@ class CourseReport:
                 and not (self.strict and shortfalls))
 
 
+def _taught_twice(course: Course) -> list[str]:
+    """A line belongs to one lesson: the "N / total lines learned" count adds each line once, and
+    the program page links each line to the lesson that teaches it."""
+    teacher: dict[int, str] = {}
+    twice: dict[str, list[int]] = {}
+    for lesson in course.lessons():
+        for line in sorted(lesson.unlocked_lines() & course.countable_lines()):
+            if line in teacher:
+                twice.setdefault(f"{teacher[line]} and {lesson.number}", []).append(line)
+            else:
+                teacher[line] = lesson.number
+    return [f"{course.program_name}: {'line' if len(lines) == 1 else 'lines'} "
+            f"{format_ranges(lines)} {'is' if len(lines) == 1 else 'are'} unlocked by both "
+            f"lesson {pair}; a line is unlocked only by the lesson that teaches it first"
+            for pair, lines in twice.items()]
+
+
 def lint_course(course: Course, require_full_coverage: bool = False,
                 only: list[str] | None = None, strict: bool = False) -> CourseReport:
     """Prove every lesson (or only the lessons numbered in ``only``); with ``strict``, a lesson
@@ -58,6 +75,7 @@ def lint_course(course: Course, require_full_coverage: bool = False,
     if require_full_coverage and uncovered:
         problems.append(f"{course.program_name}: {len(uncovered)} non-blank lines are taught by "
                         f"no lesson: {format_ranges(uncovered)}")
+    problems.extend(_taught_twice(course))
     lessons = [lesson for lesson in course.lessons() if not only or lesson.number in only]
     notes = []
     for module in course.modules:

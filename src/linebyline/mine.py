@@ -13,12 +13,16 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .assemble import Assembly, ProgressError, Work, read_progress
+from .assemble import Assembly, ProgressError, Unchecked, Work, read_progress
 from .computed import cache_dir
 from .course import Course
 from .scripts import run_source
 from .training import Verdict, compare, configure
+
+if TYPE_CHECKING:
+    from .local_progress import LocalProgress
 
 MAX_PROGRESS_BYTES = 64_000_000  # a file of every lesson's longest draft is about 15 MB
 RECORD_PROTOCOL = "1"  # bump when what a record holds changes
@@ -51,6 +55,34 @@ def load_progress(path: Path, course: Course) -> tuple[dict[str, Work], list[str
         return read_progress(data, course.slug)
     except ProgressError as error:
         raise MineError(f"{path}: is not linebyline progress for this course: {error}") from None
+
+
+def check_again(course: Course, progress: dict[str, Work], wanted: list[str],
+                local: LocalProgress | None) -> dict[str, Work]:
+    """Lessons marked done whose code was never kept as passing (older progress, a file edited
+    by hand) have their saved draft checked again (in the sandbox, as `check` does): used only
+    if it passes now, and then kept as the code that passed in `local`, when given."""
+    from .sandbox import check_source
+
+    checked = dict(progress)
+    for number in wanted:
+        work = progress.get(number)
+        lesson = course.lesson(number)
+        if not isinstance(work, Unchecked) or lesson is None:
+            continue
+        print(f"Lesson {number} is marked done, but no code that passed was kept with it: "
+              "checking its saved code again…", file=sys.stderr)
+        result = check_source(lesson, work.unchecked)
+        if result.status == "pass":
+            checked[number] = Work("done", work.unchecked)
+            if local is not None:
+                local.record_passed(number, work.unchecked)
+            continue
+        passed = sum(check.status == "pass" for check in result.checks)
+        checked[number] = Work("done", None, f"done, but the code saved with it does not pass "
+                               f"its checks now ({passed} of {len(result.checks)} pass), so the "
+                               "reference is used")
+    return checked
 
 
 def describe(assembly: Assembly) -> list[str]:

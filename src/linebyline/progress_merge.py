@@ -9,6 +9,9 @@ Per lesson:
   `doneAt` keeps the earliest completion;
 - each quiz answer: the best (a right answer beats a wrong one; then the later one);
 - hints shown: the most; checks: the best result (most passed, then most checks);
+- the code that last passed its checks (`passedCode`, with `passedAt`): the newest, kept apart
+  from the draft, so that a failing edit after a pass never stands for the learner's own code
+  (My microgpt, `linebyline assemble`); a lesson with passing code is done;
 - the draft: each device's newest edit is one *version*; the newest version is the draft, and
   the versions of other devices are kept as `earlier` versions the learner can restore. At most
   MAX_EARLIER of them are kept per lesson: when a merge brings one more, the oldest makes room
@@ -140,7 +143,8 @@ def read_lesson(raw: Any, where: str, version: int = 2) -> Lesson:
         raise ProgressError(f"{where} must be an object")
     allowed = {"status", "draft", "quiz", "hintsShown", "checks"}
     if version == 2:
-        allowed |= {"doneAt", "draftAt", "draftDevice", "draftBase", "earlier"}
+        allowed |= {"doneAt", "draftAt", "draftDevice", "draftBase", "earlier", "passedCode",
+                    "passedAt"}
     unknown = sorted(set(raw) - allowed)
     if unknown:
         raise ProgressError(f'{where} has a field it cannot have: "{unknown[0][:40]}"')
@@ -165,6 +169,8 @@ def read_lesson(raw: Any, where: str, version: int = 2) -> Lesson:
     lesson["hintsShown"] = hints
     if "checks" in raw:
         lesson["checks"] = _read_checks(raw["checks"], where)
+    if "passedCode" in raw or "passedAt" in raw:
+        lesson.update(_read_passed(raw, where))
     versions = []
     if "draft" in raw:
         draft = _text(raw["draft"], f"{where}: the draft", MAX_DRAFT)
@@ -212,6 +218,15 @@ def _read_checks(checks: Any, where: str) -> dict[str, int]:
         raise ProgressError(f"{where}: checks must be whole numbers, passed at most total "
                             f"(at most {MAX_CHECKS})")
     return {"passed": passed, "total": total}
+
+
+def _read_passed(raw: dict[str, Any], where: str) -> dict[str, Any]:
+    if "passedCode" not in raw or "passedAt" not in raw:
+        raise ProgressError(f"{where}: passedCode and passedAt go together")
+    if raw.get("status") != "done":
+        raise ProgressError(f"{where}: passedCode is given but the lesson is not done")
+    return {"passedCode": _text(raw["passedCode"], f"{where}: the code that passed", MAX_DRAFT),
+            "passedAt": _time(raw["passedAt"], f"{where}: passedAt")}
 
 
 def _read_version(item: Any, where: str) -> dict[str, Any]:
@@ -303,6 +318,10 @@ def merge_lesson(ours: Lesson, theirs: Lesson) -> Lesson:
     checks = [c for c in (ours.get("checks"), theirs.get("checks")) if c]
     if checks:
         merged["checks"] = dict(max(checks, key=lambda c: (c["passed"], c["total"])))
+    passed = [lesson for lesson in (ours, theirs) if "passedCode" in lesson]
+    if passed:
+        newest = max(passed, key=lambda p: (p["passedAt"], _text_key(p["passedCode"])))
+        merged["passedCode"], merged["passedAt"] = newest["passedCode"], newest["passedAt"]
     _set_versions(merged, _newest_per_device(versions_of(ours) + versions_of(theirs)))
     return merged
 

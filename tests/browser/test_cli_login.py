@@ -1,6 +1,7 @@
 """The terminal and the browser share one account: a token made on the account page signs the CLI
-in (kept 0600); `check` records to the account (and waits when the server is away); `start`
-offers the browser's draft; revoking the token signs the terminal out. A live `linebyline serve`."""
+in (kept 0600); `check` records to this machine's progress, which syncs with the account (and
+waits here while the server is away); `start` offers the browser's draft; revoking the token
+signs the terminal out. A live `linebyline serve`."""
 from __future__ import annotations
 
 import json
@@ -62,7 +63,7 @@ def test_the_terminal_signs_in_records_checks_and_starts_from_the_browsers_draft
     page.wait_for_timeout(2_600)
     synced(page)
     asked = cli(config, "start", "7.5", "asked", stdin="y\n", cwd=tmp_path)
-    assert "from the browser" in asked.stdout, asked.stdout + asked.stderr
+    assert "draft of this lesson from the browser" in asked.stdout, asked.stdout + asked.stderr
     assert (tmp_path / "asked" / filename).read_text() == "# written in the browser\n"
     declined = cli(config, "start", "7.5", "declined", stdin="n\n", cwd=tmp_path)
     assert (tmp_path / "declined" / filename).read_text() == lesson.exercise.starter
@@ -75,28 +76,36 @@ def test_the_terminal_signs_in_records_checks_and_starts_from_the_browsers_draft
     work = tmp_path / "asked" / filename
     work.write_text(lesson.exercise.solution)
     checked = cli(config, "check", "7.5", str(work))
-    assert checked.returncode == 0 and "Recorded to" in checked.stdout, checked.stdout
+    assert checked.returncode == 0 and "in the background" in checked.stdout, checked.stdout
+    synced_now = cli(config, "progress", "--sync")
+    assert synced_now.returncode == 0 and "Synced with" in synced_now.stdout, synced_now.stderr
     page.goto(server.url + LESSON_75)
     expect(page.locator(".lesson-header .status")).to_have_text("Done")
     expect(page.locator(".cm-content")).to_contain_text(lesson.exercise.solution.splitlines()[0])
     expect(page.locator("[data-earlier-versions]")).to_contain_text("From this browser")
 
-    # The server away: the result waits in the config folder and goes with the next check.
+    # The server away: the result stays on this machine, and goes with the next sync.
     login = json.loads(saved.read_text())
     saved.write_text(json.dumps({**login, "url": f"http://127.0.0.1:{free_port()}"}))
+    work.write_text(lesson.exercise.solution + "\n# offline\n")
     away = cli(config, "check", "7.5", str(work))
-    assert away.returncode == 0 and "Not recorded to your account yet" in away.stdout
-    assert (config / "pending-microgpt.json").is_file()
+    assert away.returncode == 0
+    not_yet = cli(config, "progress", "--sync")
+    assert not_yet.returncode == 1 and "Not synced yet" in not_yet.stderr
+    assert "not all of it is in the account yet" in cli(config, "progress").stdout
     saved.write_text(json.dumps(login))
-    back = cli(config, "check", "7.5", str(work), "--json")
-    assert json.loads(back.stdout)["status"] == "pass" and "Recorded to" in back.stderr
-    assert not (config / "pending-microgpt.json").exists()
+    back = cli(config, "progress", "--sync")
+    assert back.returncode == 0 and "Synced with" in back.stdout
+    page.goto(server.url + LESSON_75)
+    expect(page.locator(".cm-content")).to_contain_text("# offline")
 
     # Revoked on the account page: the terminal is told, and the check itself still works.
     page.goto(server.url + "/accounts/")
     page.get_by_role("button", name="Revoke laptop").click()
     expect(page.locator(".messages")).to_contain_text("revoked")
     revoked = cli(config, "check", "7.5", str(work))
-    assert revoked.returncode == 0 and "does not work" in revoked.stdout
+    assert revoked.returncode == 0
+    told = cli(config, "progress", "--sync")
+    assert told.returncode == 1 and "does not work" in told.stderr
     out = cli(config, "logout")
     assert out.returncode == 0 and not saved.exists()

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from linebyline.course import default_course_path
+from linebyline.course import apply_edits, default_course_path, load_course
 from linebyline.dataset import names_file
 
 from .conftest import wait_for_python
@@ -30,7 +30,14 @@ def solution(number: str) -> str:
     return next(LESSONS.glob(f"{number}-*")).joinpath("solution.py").read_text(encoding="utf-8")
 
 
-def done(draft: str) -> dict:
+def done(draft: str, passed: str | None = None) -> dict:
+    """A lesson done: its code that passed (`passed`, else the draft) kept apart from the draft."""
+    return {"status": "done", "quiz": {}, "hintsShown": 0, "checks": {"passed": 4, "total": 4},
+            "draft": draft, "passedCode": passed or draft, "passedAt": 1}
+
+
+def done_before(draft: str) -> dict:
+    """A lesson done in progress saved before the code that passed was kept apart (version 1)."""
     return {"status": "done", "quiz": {}, "hintsShown": 0, "checks": {"passed": 4, "total": 4},
             "draft": draft}
 
@@ -38,7 +45,8 @@ def done(draft: str) -> dict:
 def bring_progress(page: Page, server, tmp_path: Path, lessons: dict) -> None:
     """The learner's progress from another browser, through the course home's import button."""
     path = tmp_path / "progress.json"
-    path.write_text(json.dumps({"format": "linebyline-progress", "version": 1,
+    version = 2 if any("passedCode" in lesson for lesson in lessons.values()) else 1
+    path.write_text(json.dumps({"format": "linebyline-progress", "version": version,
                                 "course": "microgpt", "lessons": lessons}))
     page.goto(server.url + "/")
     page.set_input_files("[data-progress-import]", path)
@@ -48,7 +56,9 @@ def bring_progress(page: Page, server, tmp_path: Path, lessons: dict) -> None:
 def open_train2(page: Page, server) -> None:
     page.goto(server.url + "/my-microgpt/")
     page.select_option("[data-script-choice]", "train2.py")
-    expect(page.locator("[data-mine-status]")).to_contain_text("regions of train2.py are yours")
+    # Older progress is checked again first, in a Python of its own: that may take a while.
+    expect(page.locator("[data-mine-status]")).to_contain_text("regions of train2.py are yours",
+                                                               timeout=180_000)
 
 
 def region(page: Page, lesson: str):
@@ -114,9 +124,11 @@ def test_my_own_train2_matches_the_reference_samples_and_runs_with_python(
 def test_another_correct_sort_is_told_its_curve_differs_only_by_rounding(
         server, page: Page, tmp_path: Path):
     """Module 7 done with other spellings of the learner's own: all placed, and the run is told
-    apart from the reference only by rounding (7.5's other sort adds in another order)."""
+    apart from the reference only by rounding (7.5's other sort adds in another order). 7.5 comes
+    from progress saved before the code that passed was kept apart: its draft is checked again."""
     others = {number: done((ROOT / "tests" / "lessons" / number / name).read_text(encoding="utf-8"))
               for number, name in OTHER_SPELLINGS.items()}
+    others["7.5"] = done_before(others["7.5"]["draft"])
     bring_progress(page, server, tmp_path, others)
     open_train2(page, server)
     for lesson in MODULE_7:
@@ -129,6 +141,34 @@ def test_another_correct_sort_is_told_its_curve_differs_only_by_rounding(
     expect(verdict).to_contain_text("adds the same numbers in another order")
     expect(verdict).to_contain_text("significant digits")
     expect(verdict).to_contain_text("That is rounding, not a bug.")
+
+
+def edited(number: str, mistake: str) -> str:
+    """The lesson's solution with one of its known mistakes in it (its checks fail)."""
+    found = next(m for m in load_course(default_course_path()).lesson(number).exercise.mistakes
+                 if m.name == mistake)
+    return apply_edits(solution(number), found.edits)
+
+
+def test_failing_code_is_never_yours_even_when_the_lesson_is_done(
+        server, page: Page, tmp_path: Path):
+    """7.5 passed, then its draft was edited into a mistake: its code that passed is used. 7.4
+    is done in an older file whose draft fails its checks: checked again here, it is not used."""
+    failing_75 = edited("7.5", "= instead of +=")
+    failing_74 = edited("7.4", "a Value stored as mul's local grads")
+    bring_progress(page, server, tmp_path, {
+        "7.4": done_before(failing_74), "7.5": done(failing_75, passed=solution("7.5"))})
+    open_train2(page, server)
+    expect(page.locator("[data-mine-file]")).to_contain_text("child.grad += local_grad * node.grad")
+    for part in region(page, "7.5").all():
+        expect(part).to_have_attribute("data-origin", "yours")
+        expect(part).not_to_contain_text("child.grad = ")
+    assert region(page, "7.4").count() > 0
+    for part in region(page, "7.4").all():
+        expect(part).to_have_attribute("data-origin", "reference")
+        expect(part.locator(".mine-label")).to_contain_text(
+            "done, but the code saved with it does not pass its checks now")
+    expect(page.locator("[data-mine-file]")).not_to_contain_text("(other, self)")
 
 
 def test_without_a_passing_7_5_the_reference_is_used_for_it_and_marked_and_microgpt_trains(
@@ -154,3 +194,36 @@ def test_without_a_passing_7_5_the_reference_is_used_for_it_and_marked_and_micro
     expect(page.locator("[data-readout='error']")).to_be_hidden()
     expect(page.locator("[data-readout='verdict']")).to_contain_text(
         "Matches the reference at every step", timeout=TRAIN_S * 1000)
+
+
+def lesson_key(number: str) -> tuple[int, int]:
+    module, lesson = number.split(".")
+    return int(module), int(lesson)
+
+
+def test_every_lesson_up_to_10_5_passed_my_microgpt_trains_like_the_reference(
+        server, page: Page, tmp_path: Path):
+    """A learner who passed every published lesson up to 10.5 (as many as are published: the
+    progress is made from the course as it stands) trains the microgpt.py assembled from their
+    code for 20 steps: it matches the reference at every step."""
+    from linebyline.course import load_course
+
+    course = load_course(default_course_path())
+    passed = {lesson.number: done(lesson.exercise.solution) for lesson in course.lessons()
+              if lesson_key(lesson.number) <= (10, 5)}
+    assert {"10.1", "10.2", "10.3", "10.4", "10.5"} <= set(passed)
+    bring_progress(page, server, tmp_path, passed)
+    page.goto(server.url + "/my-microgpt/")
+    page.select_option("[data-script-choice]", "microgpt.py")
+    expect(page.locator("[data-mine-status]")).to_contain_text("regions of microgpt.py are yours")
+    for lesson in ("10.3", "10.4"):  # m and v, and their corrections: the learner's
+        assert region(page, lesson).count() > 0
+        for part in region(page, lesson).all():
+            expect(part).to_have_attribute("data-origin", "yours")
+    # 10.6 is not done: the settings line, which only it teaches, is the reference's.
+    for part in region(page, "10.6").all():
+        expect(part).to_have_attribute("data-origin", "reference")
+    train(page, steps=20)
+    verdict = page.locator("[data-readout='verdict']")
+    expect(verdict).to_contain_text("Matches the reference at every step", timeout=TRAIN_S * 1000)
+    expect(verdict).to_contain_text("for all 20 steps")

@@ -1,4 +1,4 @@
 # base: solution
-# expect: pass | more characters not shown
+# expect: pass | characters between its first 100,000
 for _ in range(500):
     print("x" * 100_000)

@@ -1,5 +1,5 @@
 # base: solution
-# cli: pass | more bytes not shown
+# cli: pass | bytes straight to the terminal; the first 65,536 are shown
 # browser: skip
 import os
 

@@ -99,6 +99,8 @@ def test_unknown_lessons_are_refused_by_number_and_nothing_is_stored(db):
     message = refused.json()["error"]
     assert message.startswith("lessons 999.0, 999.1, 999.2") and "and 489 more" in message
     assert "nothing was stored" in message and "7.4" not in message
+    # Named for programs too, every one of them (the terminal keeps those lessons to itself).
+    assert refused.json()["unknown"] == [f"999.{index}" for index in range(499)]
     assert not ProgressDocument.objects.exists()
 
 

@@ -139,6 +139,9 @@ function mountStepRace(root: HTMLElement, params: Params): void {
     const b = perStep(two.times);
     fastTime.textContent = a === null ? "—" : `${formatNumber(a, 1)} ms`;
     slowTime.textContent = b === null ? "—" : `${formatNumber(b, 0)} ms`;
+    // The shown times are rounded; the unrounded ones are what the ratio is made of.
+    fastTime.dataset.ms = a === null ? "" : String(a);
+    slowTime.dataset.ms = b === null ? "" : String(b);
     slowName.textContent = `${slow}${withoutSlots ? " without __slots__" : ""}, per step`;
     slowHead.textContent = withoutSlots ? `${slow} without __slots__` : slow;
     const same = one.losses.filter((loss, i) => loss === two.losses[i]).length;

@@ -120,8 +120,10 @@ def progress(request: HttpRequest) -> HttpResponse:
     unknown = set(lessons) - known
     if unknown:
         plural = "lessons" if len(unknown) > 1 else "lesson"
-        return problem(400, f'{plural} {store.named(unknown)} not in the course "{course}" on this '
-                       "server; nothing was stored")
+        # Named for programs too: the CLI keeps such lessons to itself rather than resending.
+        return JsonResponse({"error": f'{plural} {store.named(unknown)} not in the course '
+                             f'"{course}" on this server; nothing was stored',
+                             "unknown": store.by_number(unknown)}, status=400)
     try:
         merged = store.merge_into(request.api_user, course, lessons, known)
     except store.TooLarge as too_large:
@@ -134,8 +136,11 @@ def progress(request: HttpRequest) -> HttpResponse:
 @api_view(("GET",))
 def account(request: HttpRequest) -> HttpResponse:
     user = request.api_user
+    # `seed`: what orders the quiz's choices for this learner on every device (base.html's
+    # data-learner-seed), so the terminal's quiz shows them in the browser's order.
     return JsonResponse({"username": user.get_username(), "name": user.first_name,
-                         "token": request.api_token.name if request.api_token else None})
+                         "token": request.api_token.name if request.api_token else None,
+                         "seed": f"account-{user.pk}"})
 
 
 @api_view(("DELETE",))

@@ -44,6 +44,10 @@ def _lesson(version: int) -> dict[str, Any]:
                         "items": {"$ref": "#/components/schemas/DraftVersion"},
                         "description": "other devices' versions of the draft, newest first, "
                         f"at most {pm.MAX_EARLIER}"},
+            "passedCode": _text(pm.MAX_DRAFT, "the code that last passed the lesson's checks, "
+                                "kept apart from the draft (only on a done lesson, with "
+                                "passedAt)"),
+            "passedAt": {**TIME, "description": "when that code passed"},
         })
     return {"type": "object", "required": ["status"], "additionalProperties": False,
             "properties": properties}
@@ -180,9 +184,16 @@ def description() -> dict[str, Any]:
                             "properties": {"username": {"type": "string"},
                                            "name": {"type": "string"},
                                            "token": {"type": ["string", "null"],
-                                                     "description": "the name of the token used"}}},
+                                                     "description": "the name of the token used"},
+                                           "seed": {"type": "string", "description":
+                                                    "orders the quiz's choices for this learner, "
+                                                    "the same on every device"}}},
                 "Error": {"type": "object", "required": ["error"],
-                          "properties": {"error": {"type": "string"}}},
+                          "properties": {"error": {"type": "string"},
+                                         "unknown": {"type": "array", "items": {"type": "string"},
+                                                     "description": "lessons the course on this "
+                                                     "server does not have (a 400 that refuses "
+                                                     "them)"}}},
             },
         },
     }

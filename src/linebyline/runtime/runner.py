@@ -33,7 +33,9 @@ STATUSES = ("pass", "fail", "error", "not-attempted")
 # `if __name__ == "__main__":`, which Run shows and checks skip: checks try the code on their
 # own examples, and a demo that crashes on unfinished code must not hide what a check would say.
 CHECKED_NAME = "__checked__"
-MAX_STDOUT = 100_000  # characters kept from the learner's prints; the rest is counted
+MAX_STDOUT = 100_000  # characters of the learner's prints shown from the start (and TAIL from the end)
+TAIL = 4_000
+MAX_JUDGED = 8_000_000  # characters of output the checks read (printed()); past that, counted only
 MAX_QUOTED = 1_000  # characters of an error's own text quoted in a message
 NOT_RUN = "Not run: the run was stopped."
 REFERENCE_NAME = "reference.py"  # the lesson's solution, when checks compare with it
@@ -100,35 +102,73 @@ class Result:
 
 
 class _CappedText(io.TextIOBase):
-    """Where the learner's prints go while checked: the first MAX_STDOUT characters are kept,
-    the rest only counted."""
+    """Where the learner's prints go while checked, streamed: every character and line is
+    counted; the whole output, up to MAX_JUDGED characters, is kept for the checks that read it
+    (printed()), so that a debug print never changes what they count; past that only its last
+    TAIL characters are kept. What is shown is its start and its end (text())."""
 
     encoding = "utf-8"
 
     def __init__(self) -> None:
         super().__init__()
-        self.parts: list[str] = []
+        self.parts: list[str] = []  # from the start, while within MAX_JUDGED characters
         self.kept = 0
-        self.cut = 0
+        self.whole = True  # parts hold everything printed
+        self.recent: list[str] = []  # past MAX_JUDGED: the latest writes, about TAIL characters
+        self.recent_length = 0
+        self.chars = 0
+        self.lines = 0
 
     def write(self, text: object) -> int:
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        room = MAX_STDOUT - self.kept
-        if room > 0:
-            self.parts.append(text[:room])
-            self.kept += min(len(text), room)
-        self.cut += max(0, len(text) - max(room, 0))
+        self.chars += len(text)
+        self.lines += text.count("\n")
+        if self.whole and self.kept + len(text) <= MAX_JUDGED:
+            self.parts.append(text)
+            self.kept += len(text)
+            return len(text)
+        if self.whole:
+            self.whole = False
+            self._remember("".join(self.parts)[-TAIL:])
+        self._remember(text[-TAIL:])
         return len(text)
+
+    def _remember(self, text: str) -> None:
+        self.recent.append(text)
+        self.recent_length += len(text)
+        if self.recent_length > 4 * TAIL:
+            last = "".join(self.recent)[-TAIL:]
+            self.recent, self.recent_length = [last], len(last)
 
     def writable(self) -> bool:
         return True
 
+    def judged(self) -> str:
+        """Everything printed, for the checks ("" when it was more than they read)."""
+        return "".join(self.parts) if self.whole else ""
+
+    def measured(self) -> str:
+        """How much was printed, in words."""
+        return (f"{self.chars:,} characters in {self.lines:,} "
+                f"line{'' if self.lines == 1 else 's'}")
+
     def text(self) -> str:
-        kept = "".join(self.parts)
-        if self.cut:
-            return kept + f"\n[output cut: {self.cut:,} more characters not shown]\n"
-        return kept
+        """What is shown: all of it when short; else its start and its end, and what was left
+        out between them, measured."""
+        if self.whole and self.chars <= MAX_STDOUT + TAIL:
+            return "".join(self.parts)
+        start = "".join(self.parts)[:MAX_STDOUT] if self.whole else \
+            "".join(self.parts[:MAX_STDOUT])[:MAX_STDOUT]
+        end = "".join(self.parts)[-TAIL:] if self.whole else "".join(self.recent)[-TAIL:]
+        left_out = self.chars - len(start) - len(end)
+        return (start + f"\n[output cut: your code printed {self.measured()}; the "
+                f"{left_out:,} characters between its first {len(start):,} and its last "
+                f"{len(end):,} are not shown]\n" + end)
+
+
+class OutputTooLong(CheckFailed):
+    """The output a check reads was longer than it can judge."""
 
 
 class MissingName(CheckFailed):
@@ -150,9 +190,10 @@ class LearnerCode:
 
     def __init__(self, namespace: dict[str, Any], printed: str = "",
                  ended_early: str = "", program: _Program | None = None,
-                 crashed: str = "") -> None:
+                 crashed: str = "", too_long: str = "") -> None:
         self._namespace = namespace
         self._printed = printed
+        self._too_long = too_long  # how much was printed, when more than the checks read
         self._ended_early = ended_early
         self._program = program
         self._crashed = crashed
@@ -171,7 +212,15 @@ class LearnerCode:
 
 
 def printed(code: LearnerCode) -> str:
-    """What the learner's file printed while it ran, before any check (cut at MAX_STDOUT)."""
+    """Everything the learner's file printed while it ran, before any check.
+
+    When it printed more than MAX_JUDGED characters, the check that asks cannot judge it, and
+    says so (it fails, naming how much was printed): its verdict never depends on a part."""
+    if code._too_long:
+        raise OutputTooLong(
+            f"Your code printed {code._too_long}, more than the {MAX_JUDGED:,} characters the "
+            "checks read, so this check cannot judge what it printed. Take out the prints you "
+            "added (one inside a loop adds up fast), then check again.")
     return code._printed
 
 
@@ -224,7 +273,7 @@ def _execute(program: _Program, files: Mapping[str, str] | None = None,
         os.chdir(here)
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
-    return LearnerCode(namespace, out.text(), ended_early,
+    return LearnerCode(namespace, out.judged(), ended_early,
                        _Program(program.code, program.filename, reference_source))
 
 
@@ -388,7 +437,20 @@ def compile_problem(source: str, filename: str) -> tuple[Any, str]:
                       f"{_quoted(error)}). Look for very deeply nested brackets or a huge line.")
 
 
-def _describe(error: BaseException, filename: str, call: str | None, limits: Limits) -> str:
+def _too_long(out: _CappedText) -> str:
+    return "" if out.whole else out.measured()
+
+
+def _printing(out: _CappedText | None) -> str:
+    """For a stop on the time limit: how much was printed, when that much takes time itself."""
+    if out is None or out.chars <= MAX_STDOUT:
+        return ""
+    return (f" By then it had printed {out.measured()}: printing that much takes time too, so "
+            "look for a print inside a loop.")
+
+
+def _describe(error: BaseException, filename: str, call: str | None, limits: Limits,
+              out: _CappedText | None = None) -> str:
     """One or two sentences: what was called, what went wrong, and on which line of theirs."""
     where = f"Calling `{call}`" if call else "Running your code"
     reason = limits.stopped()
@@ -396,7 +458,8 @@ def _describe(error: BaseException, filename: str, call: str | None, limits: Lim
         return f"{where} was stopped by you before it finished."
     if isinstance(error, (StopRun, KeyboardInterrupt)) and reason == "time":
         return (f"{where} was stopped: it ran past {limits.time}. "
-                "Look for a loop that never ends or a function that keeps calling itself.")
+                "Look for a loop that never ends or a function that keeps calling itself."
+                + _printing(out))
     if isinstance(error, MemoryError):
         return (f"{where} was stopped: it used more than {limits.memory}. "
                 "Look for a list or string that keeps growing.")
@@ -563,11 +626,12 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
             ended_early = (f"your file ended on line {line} with {_exit_words(error)}"
                            if line is not None else f"your file ended with {_exit_words(error)}")
         except BaseException as error:  # noqa: BLE001 - every way their file ends is described
-            message = _describe(error, filename, None, limits)
+            message = _describe(error, filename, None, limits, out)
             trace = _traceback_text(error, filename)
             if isinstance(error, Exception) and not isinstance(error, MemoryError):
                 # Their file raised: the checks look at what it made before, for the reason.
-                view = LearnerCode(namespace, out.text(), "", program, message)
+                view = LearnerCode(namespace, out.judged(), "", program, message,
+                                   _too_long(out))
                 entries = _crash_entries(checks, view, message, error)
                 sys.stdout, sys.stderr = saved
                 return _report(lesson, "error", entries, out, trace)
@@ -575,7 +639,8 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
         finally:
             sys.stdout, sys.stderr = saved
 
-        code_view = LearnerCode(namespace, out.text(), ended_early, program)
+        code_view = LearnerCode(namespace, out.judged(), ended_early, program,
+                                too_long=_too_long(out))
         for index, (name, function) in enumerate(checks):
             progress("check", {"name": name})
             take_current_call()
@@ -588,7 +653,7 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
                          "fix": _fix_of(failure)}
             except BaseException as error:  # noqa: BLE001
                 entry = {"name": name, "status": "error",
-                         "message": _describe(error, filename, take_current_call(), limits),
+                         "message": _describe(error, filename, take_current_call(), limits, out),
                          "fix": ""}
                 if not first_traceback:
                     first_traceback = _traceback_text(error, filename)
@@ -609,7 +674,7 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
     except (StopRun, KeyboardInterrupt, MemoryError) as error:
         # A stop that came between two pieces of the learner's code, while ours was running.
         sys.stdout, sys.stderr = saved
-        message = _describe(error, filename, None, limits)
+        message = _describe(error, filename, None, limits, out)
         done = {entry["name"] for entry in results}
         rest = [name for name in names if name not in done]
         results.extend(_all(rest, "error", message, NOT_RUN))

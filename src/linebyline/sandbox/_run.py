@@ -64,7 +64,8 @@ class _Kept:
     def text(self) -> str:
         text = self.data.decode("utf-8", errors="replace")
         if self.dropped:
-            text += f"\n[output cut: {self.dropped:,} more bytes not shown]\n"
+            text += (f"\n[output cut: your code wrote {len(self.data) + self.dropped:,} bytes "
+                     f"straight to the terminal; the first {len(self.data):,} are shown]\n")
         return text
 
 

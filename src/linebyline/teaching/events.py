@@ -7,7 +7,8 @@ The body is JSON, at most MAX_BODY bytes:
          "checks": [{"name": "...", "status": "fail", "message": "..."}], "code": "..."},
         {"id": "...", "at": <ms>, "lesson": "7.5", "kind": "hint", "hint": 2}, ...]}
 Everything is validated against the current course (its lessons, their checks and hints); any
-problem refuses the whole batch with 400 and a message naming it. CSRF applies as to any POST.
+problem refuses the whole batch with 400 and a message naming it. CSRF applies as to any POST
+from the browser; the terminal (`linebyline hint`, `check`, signed in) sends its token instead.
 
 - `id` (the browser makes it up) makes sending twice harmless: an event is stored once per
   learner and id, so the browser can resend whatever it is not sure arrived.
@@ -33,6 +34,7 @@ from typing import Any
 from django.db import transaction
 from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 from django_ratelimit.decorators import ratelimit
@@ -263,11 +265,31 @@ def store(course: str, learner: str, user, batch: Batch) -> tuple[int, int]:
     return len(fresh) + len(unnamed), len(batch.events) - len(fresh) - len(unnamed)
 
 
+def _who(request: HttpRequest) -> tuple[Any, JsonResponse | None]:
+    """The account behind a token (the terminal), or the browser's session after Django's CSRF
+    check (None when not signed in); or the refusal."""
+    from ..accounts.tokens import NotSignedIn, authenticate, bearer_token, csrf_problem
+
+    if bearer_token(request) is not None:
+        try:
+            return authenticate(request)[0], None
+        except NotSignedIn as error:
+            return None, _refused(str(error), 401)
+    reason = csrf_problem(request)
+    if reason:
+        return None, _refused(f"refused by the CSRF check ({reason})", 403)
+    return (request.user if request.user.is_authenticated else None), None
+
+
+@csrf_exempt  # checked in _who, for the browser's session only: a token needs none
 @require_POST
 @ratelimit(key="ip", rate=lambda group, request: RATE_PER_ADDRESS, method="POST", block=False)
 def receive(request: HttpRequest) -> JsonResponse:
     if getattr(request, "limited", False):
         return _refused("too many batches of events from this address; try again in a minute", 429)
+    user, refusal = _who(request)
+    if refusal is not None:
+        return refusal
     if request.content_type != "application/json":
         return _refused("send the events as application/json", 415)
     try:
@@ -287,13 +309,12 @@ def receive(request: HttpRequest) -> JsonResponse:
         batch = parse(course, body)
     except EventError as error:
         return _refused(str(error))
-    signed_in = request.user.is_authenticated
-    if batch.account and (not signed_in or batch.account != str(request.user.pk)):
+    if batch.account and (user is None or batch.account != str(user.pk)):
         return _refused("these events belong to an account that is not signed in here now; "
                         "they are kept until it is", 409)
-    as_user = signed_in and batch.account != ""
-    learner = f"u{request.user.pk}" if as_user else f"b{batch.browser}"
+    as_user = user is not None and batch.account != ""
+    learner = f"u{user.pk}" if as_user else f"b{batch.browser}"
     if _limited(request, "linebyline.events.learner", learner, RATE_PER_LEARNER):
         return _refused("too many batches of events from this learner; try again in a minute", 429)
-    saved, repeated = store(course.slug, learner, request.user if as_user else None, batch)
+    saved, repeated = store(course.slug, learner, user if as_user else None, batch)
     return JsonResponse({"saved": saved, "already_saved": repeated}, status=201)

@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django_ratelimit.decorators import ratelimit
 
-from ..assemble import MAX_DRAFT_CHARS, STATUSES, Assembler, Work
-from .pages import CourseView, lesson_url
+from ..assemble import MAX_DRAFT_CHARS, NOT_KEPT, STATUSES, Assembler, Work
+from .pages import CourseView, lesson_url, runtime_version
 from .views import _course_or_error
 
 ASSEMBLE_RATE = "120/m"  # per address: a learner clicks through seven scripts, not thousands
@@ -62,8 +62,21 @@ def page(request: HttpRequest) -> HttpResponse:
     return render(request, "linebyline/my_microgpt.html", {
         "view": view, "scripts": scripts,
         "page_data": {"assembleUrl": reverse("my-microgpt-assemble"), "scripts": scripts,
-                      "maxDraft": MAX_DRAFT_CHARS},
+                      "maxDraft": MAX_DRAFT_CHARS, "runtimeUrl": reverse("runtime") +
+                      f"?v={runtime_version()}", "recheck": {
+                          lesson.number: {"checksUrl": reverse(
+                              "checks", args=[f"{lesson.number}-{lesson.slug}"]) +
+                              f"?v={view.version}", "filename": lesson.exercise.filename}
+                          for lesson in view.course.lessons()}},
     })
+
+
+# Why a lesson done comes without code that passed, as the page says it (`missing`).
+MISSING = {
+    "not-kept": NOT_KEPT,
+    "fails-now": "done, but the code saved with it does not pass its checks now",
+    "too-large": "done, but its code was too large to send with the rest",
+}
 
 
 class BadRequest(Exception):
@@ -86,7 +99,7 @@ def _read_request(request: HttpRequest, known: list[str]) -> tuple[str, dict[str
         raise BadRequest(f"No script named {str(script)[:40]!r} (known: {', '.join(known)}).")
     lessons = data.get("lessons")
     if not isinstance(lessons, dict):
-        raise BadRequest("`lessons` must be an object: lesson number -> {status, draft}.")
+        raise BadRequest("`lessons` must be an object: lesson number -> {status, passed}.")
     if len(lessons) > MAX_LESSONS:
         raise BadRequest(f"`lessons` has {len(lessons):,} entries; a course has far fewer.")
     progress: dict[str, Work] = {}
@@ -94,20 +107,27 @@ def _read_request(request: HttpRequest, known: list[str]) -> tuple[str, dict[str
         if not isinstance(entry, dict) or entry.get("status") not in STATUSES:
             raise BadRequest(f"Lesson {number[:20]!r}: `status` must be one of "
                              f"{', '.join(STATUSES)}.")
-        draft = entry.get("draft")
-        if draft is not None and not isinstance(draft, str):
-            raise BadRequest(f"Lesson {number[:20]!r}: `draft` must be text or null.")
-        if draft is not None and len(draft) > MAX_DRAFT_CHARS:
-            raise BadRequest(f"Lesson {number[:20]!r}: the draft is {len(draft):,} characters, "
-                             f"more than the {MAX_DRAFT_CHARS:,} a draft can be.")
-        progress[number] = Work(entry["status"], draft)
+        # Only the code that passed its checks is the learner's (an older page sent its draft,
+        # which may fail: it is not used).
+        passed = entry.get("passed")
+        if passed is not None and not isinstance(passed, str):
+            raise BadRequest(f"Lesson {number[:20]!r}: `passed` must be text or null.")
+        if passed is not None and len(passed) > MAX_DRAFT_CHARS:
+            raise BadRequest(f"Lesson {number[:20]!r}: the code is {len(passed):,} characters, "
+                             f"more than the {MAX_DRAFT_CHARS:,} a lesson's code can be.")
+        missing = entry.get("missing")
+        why = (MISSING.get(missing, NOT_KEPT) + ", so the reference is used") \
+            if passed is None else ""
+        progress[number] = Work(entry["status"], passed, why)
     return script, progress
 
 
 @require_POST
 @ratelimit(key="ip", rate=ASSEMBLE_RATE, method="POST", block=False)
 def assemble(request: HttpRequest) -> JsonResponse:
-    """{script, lessons: {number: {status, draft}}} -> the assembled file and its regions."""
+    """{script, lessons: {number: {status, passed, missing}}} -> the assembled file and its
+    regions. `passed` is the code that passed the lesson's checks (null when none is kept;
+    `missing` then says why: "not-kept", "fails-now" or "too-large")."""
     if getattr(request, "limited", False):
         return JsonResponse({"error": "Too many requests from this address in a minute; wait a "
                              "moment and try again."}, status=429)

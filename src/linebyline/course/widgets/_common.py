@@ -124,3 +124,26 @@ def views(data: Any, problem: Callable[[Any, str], str | None]) -> str | None:
         if len(data["mistake_views"]) != len(data["views"]):
             return "`mistake_views` must have one view per view of `views`"
     return None
+
+
+def whole(value: Any) -> bool:
+    """A count: a whole number above 0 (true and false are not numbers here)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def matrix_counts(data: dict[str, Any]) -> str | None:
+    """``matrices`` (each with a name, rows, cols and their product, count) and their ``total``,
+    as the parameter-counting widgets show them."""
+    matrices = data.get("matrices")
+    if not isinstance(matrices, list) or not matrices:
+        return "`matrices` must list the real matrices"
+    for matrix in matrices:
+        if not isinstance(matrix, dict) or not isinstance(matrix.get("name"), str):
+            return "each matrix must be a dict with a `name`"
+        if not all(whole(matrix.get(key)) for key in ("rows", "cols", "count")):
+            return f"matrix {matrix['name']!r} needs whole numbers `rows`, `cols` and `count`"
+        if matrix["rows"] * matrix["cols"] != matrix["count"]:
+            return f"matrix {matrix['name']!r}: rows × cols is not its count"
+    if data.get("total") != sum(matrix["count"] for matrix in matrices):
+        return "`total` must be the sum of the counts"
+    return None

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..fields import Fields
+from . import _common
 
 KIND = "param-counter"
 FIXED = "vocab_size"  # the one size that comes from the data, not from a knob
@@ -71,27 +72,14 @@ def _sizes(fields: Fields, names: set[str]) -> None:
             fields.error(f"`{key}` must name a knob or {FIXED}, not {size!r}", key)
 
 
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
-
-
 def check_data(data: Any) -> str | None:
     if not isinstance(data, dict):
         return "it must be a dict"
-    if not _whole(data.get(FIXED)):
+    if not _common.whole(data.get(FIXED)):
         return f"`{FIXED}` must be a whole number above 0"
-    matrices = data.get("matrices")
-    if not isinstance(matrices, list) or not matrices:
-        return "`matrices` must list the real matrices"
-    for matrix in matrices:
-        if not isinstance(matrix, dict) or not isinstance(matrix.get("name"), str):
-            return "each matrix must be a dict with a `name`"
-        if not all(_whole(matrix.get(key)) for key in ("rows", "cols", "count")):
-            return f"matrix {matrix['name']!r} needs whole numbers `rows`, `cols` and `count`"
-        if matrix["rows"] * matrix["cols"] != matrix["count"]:
-            return f"matrix {matrix['name']!r}: rows × cols is not its count"
-    if data.get("total") != sum(matrix["count"] for matrix in matrices):
-        return "`total` must be the sum of the counts"
-    if "compare" in data and not _whole(data["compare"]):
+    problem = _common.matrix_counts(data)
+    if problem:
+        return problem
+    if "compare" in data and not _common.whole(data["compare"]):
         return "`compare` must be a whole number"
     return None

@@ -1,0 +1,107 @@
+"""A lesson's words in the terminal: `show` (the lead and the Watch text, paged when long), `hint`
+(the next graded hint, counted as the browser counts it) and `solution` (after a confirmation)."""
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+from .learner import local_progress, say_problems, send_later
+from .screen import Screen
+
+if TYPE_CHECKING:
+    from ..course import Course, Lesson
+
+
+def facts_filled(lesson: Lesson, text: str) -> str:
+    """The lesson's computed numbers in place of {{name}} (worked out once, then cached)."""
+    if "{{" not in text or not lesson.facts:
+        return text
+    from ..computed import compute_lesson
+    from ..course.prose import fill_facts
+
+    return fill_facts(text, compute_lesson(lesson).facts)
+
+
+def show(course: Course, lesson: Lesson, screen: Screen) -> None:
+    module = next(m for m in course.modules if m.number == lesson.module)
+    with screen.pager():
+        screen.line(f"Lesson {lesson.number}: {lesson.title}", "title")
+        screen.line(f"Module {module.number}, {module.title} · {lesson.minutes} min · builds "
+                    f"{lesson.script}", "note")
+        screen.line()
+        screen.markdown(facts_filled(lesson, lesson.lead))
+        screen.line()
+        screen.markdown(facts_filled(lesson, lesson.watch))
+        screen.line()
+        screen.line("Where these lines go", "title")
+        screen.markdown(facts_filled(lesson, lesson.where))
+        screen.line()
+        exercise = lesson.exercise
+        screen.line(f"Build: your file is {exercise.filename}, with {len(exercise.check_names)} "
+                    "checks.", "title")
+        screen.line(f"  linebyline start {lesson.number}    writes it (and the input.txt it reads)")
+        screen.line(f"  linebyline watch {lesson.number}    checks it on every save")
+        if exercise.hints:
+            screen.line(f"  linebyline hint {lesson.number}     one hint at a time "
+                        f"({len(exercise.hints)} in all)")
+        if lesson.quiz:
+            screen.line(f"  linebyline quiz {lesson.number}     {len(lesson.quiz)} questions to "
+                        "check yourself")
+
+
+def hint(course_arg: str | None, course: Course, lesson: Lesson, screen: Screen,
+         every: bool) -> int:
+    hints = lesson.exercise.hints
+    if not hints:
+        screen.line(f"Lesson {lesson.number} has no hints: `linebyline show {lesson.number}` "
+                    "explains it.")
+        return 0
+    local = local_progress(course)
+    shown = local.lesson(lesson.number)["hintsShown"]
+    count = min(shown + 1, len(hints)) if not every else max(shown, 1)
+    if count > shown:
+        local.record_hints(lesson.number, count)
+        from .events import record_event
+
+        record_event(course, lesson.number, {"kind": "hint", "hint": count})
+    say_problems(local)
+    first = 1 if every else count
+    for number in range(first, count + 1):
+        screen.line(f"Hint {number} of {len(hints)} (lesson {lesson.number}):", "title")
+        screen.markdown(facts_filled(lesson, hints[number - 1]), indent=2)
+        screen.line()
+    if count >= len(hints):
+        screen.line("That is the last hint: `check` now shows the literal line for each check "
+                    f"that fails. `linebyline solution {lesson.number}` shows the whole "
+                    "solution.", "note")
+    else:
+        screen.line(f"`linebyline hint {lesson.number}` again for the next one "
+                    f"({len(hints) - count} more).", "note")
+    note = send_later(course_arg, course, local)
+    if note:
+        screen.line(note, "note")
+    return 0
+
+
+def solution(course: Course, lesson: Lesson, screen: Screen, yes: bool) -> int | None:
+    """The solution, after a confirmation; None when the learner did not confirm."""
+    if not yes:
+        if not sys.stdin.isatty():
+            return None
+        answer = screen.ask(f"Show the solution of lesson {lesson.number}? Trying the hints "
+                            f"first (`linebyline hint {lesson.number}`) teaches more. [y/N] ")
+        if (answer or "").strip().lower() not in ("y", "yes"):
+            screen.line("Not shown.")
+            return 0
+    from .events import record_event
+
+    local = local_progress(course)
+    with local.changing_notes() as notes:  # the browser counts it for the teacher only, too
+        revealed = notes.get("solutions") if isinstance(notes.get("solutions"), list) else []
+        if lesson.number not in revealed:
+            revealed.append(lesson.number)
+        notes["solutions"] = revealed
+    record_event(course, lesson.number, {"kind": "solution"})
+    screen.line(f"The solution of lesson {lesson.number} ({lesson.exercise.filename}):", "title")
+    screen.code(lesson.exercise.solution)
+    return 0

@@ -1,0 +1,106 @@
+"""Lesson 10.1: the step added instead of subtracted.
+# expect: fail | one step moves x and y by lr each | uphill
+"""
+import math
+
+
+class Value:
+    __slots__ = ('data', 'grad', '_children', '_local_grads')
+
+    def __init__(self, data, children=(), local_grads=()):
+        self.data = data                  # the number itself
+        self.grad = 0                     # d(loss)/d(this), filled in by backward()
+        self._children = children         # the Values this one was computed from
+        self._local_grads = local_grads   # d(this)/d(child) for each child, as plain numbers
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data + other.data, (self, other), (1, 1))
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data * other.data, (self, other), (other.data, self.data))
+
+    def __pow__(self, n):
+        return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
+
+    def log(self):
+        return Value(math.log(self.data), (self,), (1 / self.data,))
+
+    def exp(self):
+        return Value(math.exp(self.data), (self,), (math.exp(self.data),))
+
+    def relu(self):
+        return Value(max(0, self.data), (self,), (float(self.data > 0),))
+
+    def __neg__(self): return self * -1
+    def __radd__(self, other): return self + other
+    def __sub__(self, other): return self + (-other)
+    def __rsub__(self, other): return other + (-self)
+    def __rmul__(self, other): return self * other
+    def __truediv__(self, other): return self * other ** -1
+    def __rtruediv__(self, other): return other * self ** -1
+
+    def backward(self):
+        order, seen = [], set()
+
+        def visit(node):
+            if node not in seen:
+                seen.add(node)
+                for child in node._children:
+                    visit(child)
+                order.append(node)
+
+        visit(self)
+        self.grad = 1
+        for node in reversed(order):
+            for child, local_grad in zip(node._children, node._local_grads):
+                child.grad += local_grad * node.grad
+
+eps = 1e-8  # a tiny number added to a gradient's size, so that a size of 0 is never divided by
+params = [Value(1.0), Value(1.5)]  # x and y, the surface's two parameters
+
+
+def surface_loss():
+    x, y = params
+    return 5 * x ** 2 + 0.05 * y ** 2
+
+
+def sgd_step(lr):
+    """train4's update: every parameter moves lr times its own gradient."""
+    for p in params:
+        p.data -= lr * p.grad
+        p.grad = 0
+
+
+def scaled_step(lr):
+    """Every parameter moves lr downhill, however big or small its gradient."""
+    for p in params:
+        m_hat = p.grad       # this step's gradient (lessons 10.2 to 10.4 average it over steps)
+        v_hat = p.grad ** 2  # its square: v_hat ** 0.5 is the gradient's size, always positive
+        p.data += lr * m_hat / (v_hat ** 0.5 + eps)
+        p.grad = 0
+
+
+def descend(step_function, lr, steps):
+    """From x = 1, y = 1.5: `steps` steps of step_function; the loss and (x, y) after each."""
+    params[0].data, params[1].data = 1.0, 1.5
+    path = []
+    for _ in range(steps):
+        loss = surface_loss()
+        loss.backward()  # x.grad = 10·x and y.grad = 0.1·y: x's slope is the steep one
+        step_function(lr)
+        path.append((surface_loss().data, params[0].data, params[1].data))
+    return path
+
+
+if __name__ == "__main__":  # Run races the two steps; Check tries scaled_step on its own examples
+    runs = [("SGD, lr 0.1", sgd_step, 0.1), ("SGD, lr 0.21", sgd_step, 0.21),
+            ("scaled, lr 0.1", scaled_step, 0.1)]
+    print("start: x = 1, y = 1.5, loss", surface_loss().data)
+    for label, step_function, lr in runs:
+        path = descend(step_function, lr, 30)
+        print(f"{label}:")
+        for step in (1, 5, 10, 15, 20, 21, 30):
+            loss, x, y = path[step - 1]
+            print(f"  after {step:2d} steps: x = {x:9.4f}   y = {y:7.4f}   loss {loss:.4f}")

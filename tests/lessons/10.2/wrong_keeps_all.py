@@ -1,0 +1,110 @@
+"""Lesson 10.2: the old mean kept whole, the new share added on top.
+# expect: fail | a step folds each gradient into its mean | kept whole
+"""
+import math
+import random
+
+
+class Value:
+    __slots__ = ('data', 'grad', '_children', '_local_grads')
+
+    def __init__(self, data, children=(), local_grads=()):
+        self.data = data                  # the number itself
+        self.grad = 0                     # d(loss)/d(this), filled in by backward()
+        self._children = children         # the Values this one was computed from
+        self._local_grads = local_grads   # d(this)/d(child) for each child, as plain numbers
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data + other.data, (self, other), (1, 1))
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data * other.data, (self, other), (other.data, self.data))
+
+    def __pow__(self, n):
+        return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
+
+    def log(self):
+        return Value(math.log(self.data), (self,), (1 / self.data,))
+
+    def exp(self):
+        return Value(math.exp(self.data), (self,), (math.exp(self.data),))
+
+    def relu(self):
+        return Value(max(0, self.data), (self,), (float(self.data > 0),))
+
+    def __neg__(self): return self * -1
+    def __radd__(self, other): return self + other
+    def __sub__(self, other): return self + (-other)
+    def __rsub__(self, other): return other + (-self)
+    def __rmul__(self, other): return self * other
+    def __truediv__(self, other): return self * other ** -1
+    def __rtruediv__(self, other): return other * self ** -1
+
+    def backward(self):
+        order, seen = [], set()
+
+        def visit(node):
+            if node not in seen:
+                seen.add(node)
+                for child in node._children:
+                    visit(child)
+                order.append(node)
+
+        visit(self)
+        self.grad = 1
+        for node in reversed(order):
+            for child, local_grad in zip(node._children, node._local_grads):
+                child.grad += local_grad * node.grad
+
+learning_rate, beta1, eps = 0.1, 0.85, 1e-8
+params = [Value(1.0), Value(1.5)]  # x and y, the surface's two parameters
+m = [0.0] * len(params)  # running mean of each gradient
+
+
+def noisy_loss():
+    """The surface, tilted by a random slope along x and along y: one step's 'name'."""
+    x, y = params
+    tilt_x, tilt_y = random.gauss(0, 1.0), random.gauss(0, 0.3)
+    return 5 * x ** 2 + 0.05 * y ** 2 + tilt_x * x + tilt_y * y
+
+
+def smoothed_step(lr):
+    """Each parameter moves lr in the direction of its running mean of gradients."""
+    for i, p in enumerate(params):
+        m[i] += (1 - beta1) * p.grad
+        m_hat = m[i]       # the running mean (lesson 10.4 corrects it for its start at 0)
+        v_hat = m[i] ** 2  # its square, for now: so the step is lr long (10.3 changes this)
+        p.data -= lr * m_hat / (v_hat ** 0.5 + eps)
+        p.grad = 0
+
+
+def descend(steps, seed=1):
+    """From x = 1, y = 1.5, with m at 0: `steps` noisy steps, lr shrinking from learning_rate
+    to 0 as in lesson 6.5. Returns the true loss (the surface without its tilt), x and y after
+    each step."""
+    random.seed(seed)
+    params[0].data, params[1].data = 1.0, 1.5
+    m[:] = [0.0] * len(params)
+    path = []
+    for step in range(steps):
+        noisy_loss().backward()
+        smoothed_step(learning_rate * (1 - step / steps))
+        x, y = params[0].data, params[1].data
+        path.append((5 * x ** 2 + 0.05 * y ** 2, x, y))
+    return path
+
+
+if __name__ == "__main__":  # Run compares no memory with beta1's; Check tries its own examples
+    chosen = beta1
+    for beta1 in (0.0, chosen):
+        print(f"beta1 = {beta1}: each step follows " + ("its own noisy gradient" if beta1 == 0
+                                                         else "the running mean m"))
+        for step, (loss, x, y) in enumerate(descend(60), 1):
+            if step in (1, 20, 40, 60):
+                print(f"  after {step:2d} steps: x = {x:7.4f}   y = {y:7.4f}   true loss {loss:.4f}")
+        ends = [abs(descend(60, seed)[-1][2]) for seed in range(1, 21)]
+        print(f"  20 runs, each with noise of its own: y ends {sum(ends) / 20:.2f} from the bottom "
+              "on average")
+    beta1 = chosen

@@ -1,0 +1,65 @@
+"""A lesson's facts run after its Explore code, in the namespace that code leaves behind (see
+compute_worker._item): the numbers the prose quotes must not start from what Explore changed.
+
+Explore's code may train the weights, leave grads piled up, reseed or draw from `random`, or
+redefine the solution's names. Each lesson's facts are computed again here on the solution
+alone, Explore's code left out, and must come out the same. Where the facts quote Explore's own
+runs on purpose, they read names only Explore defines, so alone they cannot run at all; those
+lessons are listed with the test that checks them against a fresh solution instead.
+"""
+from __future__ import annotations
+
+import dataclasses
+from functools import cache
+
+import pytest
+
+from linebyline.computed import compute_lesson
+from linebyline.course import default_course_path, load_course
+
+COURSE = load_course(default_course_path())
+BOTH = [lesson.number for module in COURSE.modules for lesson in module.lessons
+        if lesson.explore.compute and lesson.facts]
+# Facts that quote Explore's runs and restore the weights Explore saved (`start`), and the test
+# that compares the rest with a fresh solution.
+QUOTE_EXPLORE = {
+    "6.5": "tests/test_module_6.py::"
+           "test_6_5_the_gradient_quoted_is_the_first_names_at_the_starting_weights",
+    "7.6": "tests/test_lesson_7_module.py::"
+           "test_7_6_without_zeroing_the_grads_pile_up_and_the_loss_blows_up",
+}
+# Memory measured with tracemalloc: two runs differ by a few hundred bytes in ten megabytes.
+MEASURED = {"7.2"}
+
+
+@cache
+def lesson(number):
+    found = COURSE.lesson(number)
+    assert found is not None, f"lesson {number} is not in the course"
+    return found
+
+
+def facts_alone(number):
+    """The lesson's facts computed right after its solution, with no Explore code (and no quiz)."""
+    found = lesson(number)
+    alone = dataclasses.replace(found, explore=dataclasses.replace(found.explore, compute=""),
+                                quiz=())
+    return compute_lesson(alone)
+
+
+def test_the_lessons_with_both_are_found():
+    assert {"1.2", "2.4", "6.4", "6.5", "7.6", "8.6"} <= set(BOTH)
+    assert set(QUOTE_EXPLORE) <= set(BOTH)
+
+
+@pytest.mark.parametrize("number", BOTH)
+def test_facts_do_not_start_from_what_explore_left(number):
+    after = compute_lesson(lesson(number))
+    assert not after.problems, after.problems
+    alone = facts_alone(number)
+    if number in QUOTE_EXPLORE and alone.problems:
+        assert len(alone.problems) == 1 and "NameError" in alone.problems[0], alone.problems
+        return
+    assert not alone.problems, alone.problems
+    expected = pytest.approx(alone.facts, rel=1e-3) if number in MEASURED else alone.facts
+    assert after.facts == expected, "the facts read what Explore's code changed"
