@@ -102,6 +102,31 @@ def test_9_1_watch_score_is_its_dot_product_over_two():
     assert float(facts["whole"]) == pytest.approx(float(facts["dot"]) / 4, abs=1e-4)
 
 
+def test_9_1_quoted_slices_are_a_fresh_models(in_folder):
+    """The facts quote Explore's q and keys; a fresh solution run on 'emma' gives the same."""
+    ns = {"__name__": "not_main"}
+    exec(compile(course().lesson("9.1").exercise.solution, "solution.py", "exec"), ns)
+    noted, plain = {}, ns["linear"]
+
+    def linear(x, w):
+        out = plain(x, w)
+        if w is ns["weights"]["layer0.attn_wq"]:
+            noted["q"] = [v.data for v in out]
+        return out
+
+    ns["linear"] = linear  # gpt() finds linear among the solution's globals
+    tokens = [ns["BOS"]] + [ns["chars"].index(ch) for ch in "emma"]
+    keys, values = [[] for _ in range(ns["n_layer"])], [[] for _ in range(ns["n_layer"])]
+    for pos, token in enumerate(tokens):
+        ns["gpt"](token, pos, keys, values)
+    lo, hi = ns["head_dim"], 2 * ns["head_dim"]
+    q, k = noted["q"][lo:hi], [v.data for v in keys[0][1]][lo:hi]
+    facts = computed("9.1").facts
+    assert facts["q_slice"] == ", ".join(f"{v:.3f}" for v in q)
+    assert facts["k_slice"] == ", ".join(f"{v:.3f}" for v in k)
+    assert float(facts["dot"]) == pytest.approx(sum(a * b for a, b in zip(q, k)), abs=1e-4)
+
+
 def test_9_3_watch_counts_are_the_widgets(in_folder):
     facts = computed("9.3").facts
     relu = next(view for view in computed("9.3").data["views"] if view["label"] == "3. ReLU")
