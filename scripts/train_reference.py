@@ -7,7 +7,8 @@ run takes minutes (about 6 on one core of a 2-core machine), far more than a les
 computations may, so it is made once here and kept in the course folder: every step's exact loss,
 the 4,192 trained weights in params order, the 20 names the program prints, and the digests of
 the script and the names it was trained on (lessons refuse a run that does not match them).
-tests/test_reference_run.py proves the kept run is what microgpt.py gives.
+tests/test_reference_run.py holds the kept run against microgpt.py; after a new run, set
+compute/microgpt_run.py's RUN_SHA256 to the printed digest.
 """
 from __future__ import annotations
 
@@ -75,7 +76,7 @@ def main() -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(record, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"{args.out}: {record['steps']} steps in {record['seconds']} s; "
-          f"samples {', '.join(record['samples'][:6])}")
+          f"samples {', '.join(record['samples'][:6])}; sha256 {digest(args.out)}")
     return 0
 
 
