@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 RUN = Path(__file__).resolve().parents[1] / "runs" / "microgpt.json"
-RUN_SHA256 = "see scripts/train_reference.py"
+RUN_SHA256 = "923fb78ef29f08c285d20a721e85413901730efc6bdf8989bed7624203931139"
 
 
 def run():
@@ -62,3 +62,16 @@ def draw(space, count, temperature, scale=lambda logit, t: logit / t, caches="fr
             name.append(chars[token])
         names.append(''.join(name))
     return names, starts
+
+
+def sampling_state(params):
+    """The random state microgpt.py samples with: after its seed, its shuffle of input.txt and one
+    gauss() per parameter (its training draws no numbers). A computation cannot just read its own
+    state: each one runs in a forked process, and Python reseeds `random` in a forked child."""
+    import random
+    rng = random.Random(42)
+    docs = [line.strip() for line in open('input.txt', encoding='utf-8') if line.strip()]
+    rng.shuffle(docs)
+    for _ in params:
+        rng.gauss(0, 0.08)
+    return rng.getstate()
