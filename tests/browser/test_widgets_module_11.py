@@ -94,7 +94,7 @@ def test_each_name_is_tagged_by_where_it_comes_from(server, page: Page):
     page.wait_for_selector("[data-widget][data-mounted]")
     widget = page.locator("[data-widget='name-samples']")
     for view in range(3):
-        widget.locator("input[name='ns-view']").nth(view).check()
+        widget.get_by_role("radio").nth(view).check()
         for name in widget.locator(".ns-name").all():
             text = name.locator(".ns-text").inner_text()
             want = "read" if text in read else "data" if text in data else "new"
