@@ -49,7 +49,7 @@ def test_every_lesson_passed_shows_the_learners_whole_program_and_figures(
         assert figure(page, name) == value, name
     assert want["lessons"] == len(LESSONS) and want["checks"] > 0
     expect(page.locator("[data-end-reference]")).to_be_hidden()
-    expect(page.locator("[data-download]")).to_have_text(f"Download {COURSE.program_name}")
+    expect(page.locator("[data-download]")).to_have_text(f"Download my_{COURSE.program_name}")
 
     # No run of theirs in this fresh browser: the reference run's curve and its names.
     run = json.loads((default_course_path() / "runs" / "microgpt.json").read_text())
