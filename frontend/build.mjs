@@ -12,11 +12,12 @@ const OUT = `${STATIC}/linebyline/dist`;
 const widgets = (await readdir("src/widgets"))
   .filter((file) => file.endsWith(".ts") && file !== "kit.ts")
   .map((file) => file.slice(0, -3));
-// The teacher's pages, the My microgpt page and its training worker are entry points of their own:
+// The teacher's pages, the My microgpt page, its training worker and the course's end page are
+// entry points of their own:
 // their charting library and training code never reach a lesson page.
 const entryPoints = {
   app: "src/main.ts", worker: "src/worker.ts", teach: "src/teach.ts",
-  "my-microgpt": "src/my-microgpt.ts", "train-worker": "src/train-worker.ts",
+  "my-microgpt": "src/my-microgpt.ts", "train-worker": "src/train-worker.ts", end: "src/end-page.ts",
 };
 for (const kind of widgets) entryPoints[`widgets/${kind}`] = `src/widgets/${kind}.ts`;
 

@@ -46,6 +46,12 @@ function showProgress(progress: Progress, course: CourseSummary): void {
     li.classList.toggle("later", !isLearned && !started);
   });
   const nextUp = document.querySelector<HTMLElement>("[data-next-up]");
+  const complete = document.querySelector<HTMLElement>("[data-course-complete]");
+  if (complete) {
+    // Complete once every lesson is done and the course has no lesson still to come.
+    const allDone = Object.keys(course.lessons).every((n) => progress.lesson(n).status === "done");
+    complete.hidden = !(allDone && complete.hasAttribute("data-all-published"));
+  }
   if (nextUp) {
     const next = Object.entries(course.lessons).find(([n]) => progress.lesson(n).status !== "done");
     nextUp.hidden = !next;

@@ -5,11 +5,13 @@ import { setUsable } from "./usable";
 import { Python } from "./python";
 import { type CourseSummary, Progress } from "./progress";
 import { type Assembled, renderAssembly } from "./mine/assembly-view";
+import { assemblyRequest, fetchAssembly, leftOutNotes } from "./mine/assemble-request";
 import { LossChart, Trend, emptyCurve, extend, type Curve } from "./mine/chart";
 import { compare } from "./mine/compare";
 import { readDataset } from "./mine/dataset";
 import { loadReference, saveReference, referenceKey, type StoredRun } from "./mine/reference-store";
 import { Trainer, type TrainResult } from "./mine/trainer";
+import { saveMyRun } from "./mine/my-runs";
 import type { Batch } from "./mine/protocol";
 import "./mine/my-microgpt.css";
 
@@ -18,7 +20,6 @@ interface PageData {
   runtimeUrl: string; recheck: Record<string, { checksUrl: string; filename: string }>;
 }
 
-const MAX_BODY = 2_400_000; // characters: under the server's 2.5 MB limit on a request
 
 function json<T>(id: string): T {
   return JSON.parse(document.getElementById(id)!.textContent!) as T;
@@ -44,35 +45,6 @@ let assembled: Assembled | null = null;
 // draft): their draft checked again here, true when it passed (then kept as the code that passed).
 const recheck = new Map<string, boolean>();
 let asking = 0;
-
-/** Statuses of every lesson, and for those done the code that passed their checks (never a
- *  draft: code edited after its pass may fail). A lesson done without such code says why
- *  (`missing`). Code that would make the request too big is left out, largest first, and named. */
-function requestBody(script: string): { text: string; leftOut: string[] } {
-  type Entry = { status: string; passed: string | null; missing?: string };
-  const lessons: Record<string, Entry> = {};
-  for (const number of Object.keys(course.lessons)) {
-    const lesson = progress.lesson(number);
-    const entry: Entry = { status: lesson.status, passed: null };
-    if (lesson.status === "done") {
-      if (typeof lesson.passedCode === "string" && lesson.passedCode.length <= page.maxDraft) entry.passed = lesson.passedCode;
-      else if (recheck.get(number) === false) entry.missing = "fails-now";
-      else entry.missing = "not-kept";
-    }
-    lessons[number] = entry;
-  }
-  const leftOut: string[] = [];
-  let text = JSON.stringify({ script, lessons });
-  while (text.length > MAX_BODY) {
-    const biggest = Object.entries(lessons).filter(([, l]) => l.passed).sort((a, b) => b[1].passed!.length - a[1].passed!.length)[0];
-    if (!biggest) break;
-    biggest[1].passed = null;
-    biggest[1].missing = "too-large";
-    leftOut.push(biggest[0]);
-    text = JSON.stringify({ script, lessons });
-  }
-  return { text, leftOut };
-}
 
 /** Check again, here, the drafts of lessons done whose progress keeps no code that passed (it was
  *  saved before that was kept apart): a draft that passes becomes the code that passed; one that
@@ -116,24 +88,17 @@ async function assemble(): Promise<void> {
   status.textContent = `Assembling your ${script}…`;
   setUsable(download, false);
   setUsable(trainButton, false);
-  const { text, leftOut } = requestBody(script);
-  const csrf = root.dataset.csrf ?? "";
-  let answer: Assembled & { error?: string };
+  const { text, leftOut } = assemblyRequest(progress, course, script, page.maxDraft, recheck);
+  let answer: Assembled;
   try {
-    const response = await fetch(page.assembleUrl, {
-      method: "POST", body: text,
-      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf },
-    });
-    answer = await response.json();
-    if (!response.ok) throw new Error(answer.error ?? `the server answered ${response.status}`);
+    answer = await fetchAssembly(page.assembleUrl, root.dataset.csrf ?? "", text);
   } catch (error) {
     if (ticket === asking) status.textContent = `Your ${script} could not be assembled: ${(error as Error).message}`;
     return;
   }
   if (ticket !== asking) return; // another script was chosen meanwhile
   assembled = answer;
-  const notes = leftOut.map((n) => `Your code for lesson ${n} was too large to send with the rest, so the reference is used for it.`);
-  renderAssembly($(root, "[data-mine-file]"), $(root, "[data-mine-notes]"), answer, course, notes);
+  renderAssembly($(root, "[data-mine-file]"), $(root, "[data-mine-notes]"), answer, course, leftOutNotes(leftOut));
   status.textContent = `${answer.yours} of ${answer.total} regions of ${answer.script} are yours.`;
   download.textContent = `Download ${answer.filename}`;
   setUsable(download, true);
@@ -311,6 +276,8 @@ async function startTraining(): Promise<void> {
   verdictLine.textContent = "";
   const me = newSide();
   const ref = newSide();
+  const invented: string[] = [];
+  const bundledNames = !ownChoice.checked;
   const referenceSource = await (await fetch(page.scripts.find((s) => s.name === answer.script)!.url)).text();
   const key = await referenceKey(referenceSource, steps, dataset.text, body.pyodideUrl!);
   const stored = await loadReference(key);
@@ -346,7 +313,7 @@ async function startTraining(): Promise<void> {
       if (shown.length) printedLine.textContent = [printedLine.textContent, ...shown].filter(Boolean).join(" · ");
       for (const line of batch.lines) {
         const found = /^sample\s+\d+: (.*)$/.exec(line);
-        if (found) { namesList.append(listItem(found[1])); namesTitle.hidden = false; }
+        if (found) { invented.push(found[1]); namesList.append(listItem(found[1])); namesTitle.hidden = false; }
       }
     }
     redraw();
@@ -407,6 +374,15 @@ async function startTraining(): Promise<void> {
     await saveReference(key, { losses: ref.curve.losses, marks: ref.marks, weights: Array.from(reference.weights) } satisfies StoredRun);
   }
   redraw();
+  if (result.status === "finished") {
+    // Kept for the course's end page and lesson 11.2, which show the learner's own run.
+    await saveMyRun({
+      script: answer.script, steps, bundledNames, dataset: dataset.name,
+      losses: me.curve.losses, referenceLosses: ref.done ? ref.curve.losses : [],
+      verdict: verdictLine.textContent ?? "", weights: Array.from(me.weights), names: invented,
+      temperature, seconds: trainingSeconds, at: Date.now(),
+    });
+  }
   running = false;
   paused = false;
   activeWorkers = [];

@@ -167,6 +167,11 @@ class CourseView:
         return list(self.course.lessons())
 
     @cached_property
+    def all_published(self) -> bool:
+        """Every lesson the course plans is published: finishing them all finishes the course."""
+        return all(len(module.lessons) >= len(module.planned) for module in self.course.modules)
+
+    @cached_property
     def countable(self) -> set[int]:
         return self.course.countable_lines()
 

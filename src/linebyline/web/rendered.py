@@ -96,6 +96,8 @@ def lesson_context(view: CourseView, lesson: Lesson) -> dict[str, Any]:
         "this_count": len(view.learned_lines(lesson)),
         "next_lesson": following, "next_url": lesson_url(following) if following else "",
         "module_end": view.is_module_end(lesson),
+        # The last published lesson leads to the end page: what the learner built (so far).
+        "course_end": following is None,
         "feedback_form": FeedbackForm(),
     }
 

@@ -2,7 +2,7 @@ from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path, re_path
 
-from . import mine, views
+from . import end, mine, views
 
 LESSON = r"(?P<path>\d+\.\d+-[a-z0-9-]+)"
 
@@ -18,6 +18,7 @@ urlpatterns = [
     path("program/", views.program, name="program"),
     path("my-microgpt/", mine.page, name="my-microgpt"),
     path("my-microgpt/assemble", mine.assemble, name="my-microgpt-assemble"),
+    path("the-end/", end.page, name="end"),
     path("modules/<int:number>/review/", views.module_review, name="review"),
     re_path(r"^feedback/(?P<number>\d+\.\d+)/$", views.feedback, name="feedback"),
     path("runtime.json", views.runtime_bundle, name="runtime"),

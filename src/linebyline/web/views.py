@@ -55,7 +55,8 @@ def home(request: HttpRequest) -> HttpResponse:
             entries.append({"number": number, "title": title, "lesson": lesson,
                             "url": lesson_url(lesson) if lesson else ""})
         modules.append({"module": module, "entries": entries})
-    return render(request, "linebyline/home.html", {"view": view, "modules": modules})
+    return render(request, "linebyline/home.html", {"view": view, "modules": modules,
+                                                    "complete": view.all_published})
 
 
 @require_safe

@@ -1,0 +1,204 @@
+"""Checks for lesson 11.1: every name starts from empty caches, BOS, and no letters.
+
+The first checks call sample_name with a stand-in for gpt(): it fills the caches exactly as
+gpt() does (one key and one value per layer per call) and notes how full they were when it was
+called, and its logits make the names come out the same every time ("aaaa", then BOS). So what
+is measured is the caches the learner's sample_name hands to gpt(), on names of a known length,
+whatever the weights. The stand-in runs in microseconds, so the checks can also try a second
+layer and names that stop at block_size. The last check compares sample_name with ours, with the
+real gpt(), drawing the same random numbers.
+"""
+from linebyline.runtime import (
+    Case,
+    agrees,
+    calling,
+    check,
+    fail,
+    listing,
+    replacing,
+    shown,
+)
+
+LENGTH = 4  # the stand-in's names: four letters, then BOS
+FIX = "`keys, values = [[] for _ in range(n_layer)], [[] for _ in range(n_layer)]`, first in sample_name"
+FIX_START = "`token, name = BOS, []`, right after the caches, in sample_name"
+
+
+class _Watched:
+    """A stand-in for gpt(): notes the caches it is handed, fills them as gpt() does, and
+    returns logits that favour one letter (or BOS, once a name has `stop_at` letters)."""
+
+    def __init__(self, code, layers, stop_at):
+        self.code, self.layers, self.stop_at = code, layers, stop_at
+        self.calls = []  # (pos, token, keys, values, lengths before the call, or a problem)
+
+    def __call__(self, token, pos, keys, values):
+        problem = _shape(keys, values, self.layers)
+        if problem:
+            fail(problem, fix=FIX)
+        lengths = [(len(keys[layer]), len(values[layer])) for layer in range(self.layers)]
+        shared = next((layer for layer in range(self.layers) if keys[layer] is values[layer]), None)
+        twins = [(a, b) for a in range(self.layers) for b in range(a + 1, self.layers)
+                 if keys[a] is keys[b]]
+        self.calls.append({"pos": pos, "token": token, "lengths": lengths, "shared": shared,
+                           "twins": twins})
+        for layer in range(self.layers):
+            keys[layer].append(("key", pos))
+            values[layer].append(("value", pos))
+        code = self.code
+        favoured = code.BOS if self.stop_at is not None and pos >= self.stop_at else 0
+        return [code.Value(60.0 if token_id == favoured else 0.0)
+                for token_id in range(code.vocab_size)]
+
+
+def _shape(keys, values, layers):
+    """What is wrong with the caches' shape (gpt() appends to keys[layer] and values[layer])."""
+    for name, cache in (("keys", keys), ("values", values)):
+        if not isinstance(cache, list):
+            return (f"sample_name handed gpt() {name} = {shown(cache)}, but gpt() appends each "
+                    f"layer's new {name[:-1]} to {name}[layer]: it needs a list holding one list "
+                    "per layer.")
+        if len(cache) < layers or not all(isinstance(item, list) for item in cache[:layers]):
+            return (f"sample_name handed gpt() {name} = {shown(cache)}, but gpt() appends each "
+                    f"layer's new {name[:-1]} to {name}[layer], so with n_layer = {layers} it "
+                    f"needs {layers} empty list{'s' if layers > 1 else ''} inside: one per layer "
+                    "(lesson 9.4, The layer loop).")
+    return ""
+
+
+def _watch(code, names, layers=1, stop_at=LENGTH, temperature=0.5):
+    """Call sample_name `names` times with the stand-in; the names and the stand-in's notes."""
+    watched = _Watched(code, layers, stop_at)
+    got = []
+    with replacing(code, "gpt", watched), replacing(code, "n_layer", layers):
+        for _ in range(names):
+            with calling(f"sample_name({temperature})"):
+                got.append(code.sample_name(temperature))
+    return got, _by_name(watched.calls)
+
+
+def _by_name(calls):
+    """The stand-in's notes cut into names: a name starts wherever pos goes back to 0."""
+    names = []
+    for call in calls:
+        if call["pos"] == 0 or not names:
+            names.append([])
+        names[-1].append(call)
+    return names
+
+
+def _ordinal(index):
+    return ("first", "second", "third", "fourth")[index] if index < 4 else f"{index + 1}th"
+
+
+@check("each name starts with empty caches")
+def _(code):
+    got, names = _watch(code, 3)
+    if not names:
+        fail("sample_name(0.5) never called gpt(), so no letter was drawn from the model. Each "
+             "position calls gpt(token, pos, keys, values) for the next token's logits.")
+    for index, calls in enumerate(names):
+        first = calls[0]
+        if first["shared"] is not None:
+            filled = calls[1]["lengths"][0][0] if len(calls) > 1 else 2
+            fail(f"sample_name handed gpt() one and the same list as keys[0] and values[0]: "
+                 f"after one position it already held {filled} entries, the key and the value. "
+                 "gpt() keeps the keys and the values apart, to score with the keys and blend "
+                 "the values: they need a list each.", fix=FIX)
+        held = first["lengths"][0][0]
+        if first["pos"] == 0 and held:
+            fail(f"The {_ordinal(index)} name's first letter was drawn with {held} keys already "
+                 f"in the cache: the {held} positions of the names before it. The caches must "
+                 "be made new for each name, inside sample_name, so that a name attends only to "
+                 "its own letters, as it did in training (a fresh cache per name, lesson 8.6, The KV cache).",
+                 fix=FIX)
+        for call in calls[1:]:
+            if call["lengths"][0][0] != call["pos"]:
+                before = ("the key of position 0" if call["pos"] == 1
+                          else f"the keys of positions 0 to {call['pos'] - 1}")
+                fail(f"At position {call['pos']} of the {_ordinal(index)} name, the cache held "
+                     f"{call['lengths'][0][0]} keys, but it should hold {call['pos']}: "
+                     f"{before} of this name. Caches made new at every position forget the "
+                     "letters before, so the model sees only the current letter: make them "
+                     "once per name, before the loop over positions.", fix=FIX)
+    wanted = "a" * LENGTH
+    if got != [wanted] * len(got) and code.chars[0] == "a":
+        grown = [name for name in got if name != wanted]
+        fail(f"With a stand-in gpt() that draws {wanted!r} and then BOS for every name, three "
+             f"calls of sample_name(0.5) returned {listing(repr(name) for name in got)}. Each "
+             f"name must start with no letters: {shown(grown[0])} still holds letters of the "
+             "names before it, so the list of letters is not made new in each call.",
+             fix=FIX_START)
+
+
+@check("a name after one that reached block_size starts at BOS")
+def _(code):
+    got, names = _watch(code, 2, stop_at=None)
+    if len(names) < 2:
+        fail(f"With a stand-in gpt() that never favours BOS, two calls of sample_name(0.5) "
+             f"returned {listing(repr(name) for name in got)}, and gpt() was not called at "
+             f"position 0 of the second name.")
+    first, second = names
+    if len(first) != code.block_size:
+        fail(f"With a stand-in gpt() that never favours BOS, the first name called gpt() "
+             f"{len(first)} times, but a name that never draws BOS stops after block_size = "
+             f"{code.block_size} letters: {code.block_size} calls, positions 0 to "
+             f"{code.block_size - 1}.")
+    token = second[0]["token"]
+    if token != code.BOS:
+        letter = code.chars[token] if isinstance(token, int) and 0 <= token < len(code.chars) else token
+        fail(f"The first name reached block_size ({code.block_size} letters) without drawing "
+             f"BOS, and the second name then started from the token {shown(letter)}, its last "
+             f"letter, instead of BOS. Every name starts at BOS, the token the model was "
+             "trained to follow with a first letter, whatever the last name ended on.",
+             fix=FIX_START)
+
+
+@check("with two layers, each layer has a cache of its own")
+def _(code):
+    _, names = _watch(code, 1, layers=2)
+    for call in names[0]:
+        held = call["lengths"][0][0]
+        if call["pos"] and call["twins"]:
+            a, b = call["twins"][0]
+            fail(f"With n_layer = 2, keys[{a}] and keys[{b}] are one and the same list: at "
+                 f"position {call['pos']} it held {held} keys instead of {call['pos']}, "
+                 f"because layer {b} appends its keys to the list layer {a} appends to. "
+                 "microgpt has one layer, where this cannot show; repeating a list with * "
+                 "repeats the very same list, while a list comprehension makes a new one "
+                 "per layer.", fix=FIX)
+        if held != call["pos"]:
+            fail(f"With n_layer = 2, at position {call['pos']} the cache of layer 0 held "
+                 f"{held} keys instead of {call['pos']}.", fix=FIX)
+
+
+SHORT = 5  # letters at most in the differential check: the real gpt() takes milliseconds a call
+
+
+def _sampled(space, args):
+    """sample_name(temperature) with the real gpt(), names cut at SHORT letters; with layers=2,
+    a second layer that reuses the first layer's weights."""
+    temperature, layers = args
+    extra = {}
+    if layers > 1:
+        weights = space.weights
+        for key in [key for key in weights if key.startswith("layer0.")]:
+            extra["layer1." + key[len("layer0."):]] = weights[key]
+    with replacing(space, "block_size", SHORT), replacing(space, "n_layer", layers):
+        space.weights.update(extra)
+        try:
+            return space.sample_name(temperature)
+        finally:
+            for key in extra:
+                space.weights.pop(key, None)
+
+
+def _temperatures(rng):
+    for temperature, layers, note in ((0.5, 1, ""), (1.0, 1, ""), (2.0, 1, ""),
+                                      (0.5, 2, "with n_layer = 2, beyond microgpt's one layer")):
+        yield Case(f"{temperature:g}", lambda space, t=temperature, n=layers: (t, n), note)
+
+
+agrees("sample_name", _temperatures, call=_sampled, draws=True,
+       label="sample_name({text}) with block_size = 5",
+       name="sample_name draws the names ours draws, twice each")

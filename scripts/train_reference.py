@@ -1,0 +1,84 @@
+"""Train microgpt.py for its full 1000 steps on the bundled names and keep the run.
+
+    .venv/bin/python scripts/train_reference.py [--out courses/microgpt/runs/microgpt.json]
+
+The lessons of modules 11 and 12 sample from the trained model and draw its training curve; a
+run takes minutes (about 6 on one core of a 2-core machine), far more than a lesson's
+computations may, so it is made once here and kept in the course folder: every step's exact loss,
+the 4,192 trained weights in params order, the 20 names the program prints, and the digests of
+the script and the names it was trained on (lessons refuse a run that does not match them).
+tests/test_reference_run.py holds the kept run against microgpt.py; after a new run, set
+compute/microgpt_run.py's RUN_SHA256 to the printed digest.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import io
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from linebyline.course import default_course_path
+from linebyline.dataset import BUNDLED_NAMES
+from linebyline.training import Run
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def train(script: Path, names: Path) -> dict:
+    """microgpt.py's whole run, in a folder of its own with the names as input.txt."""
+    losses: list[float] = []
+
+    def on_step(step: int, total: int, loss: float | None, mark: str) -> str:
+        losses.append(loss)
+        if step % 50 == 0:
+            print(f"step {step} / {total}: loss {loss:.4f}", file=sys.stderr)
+        return ""
+
+    run = Run(script.read_text(encoding="utf-8"), script.name, on_step)
+    printed = io.StringIO()
+    started = time.perf_counter()
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "input.txt").write_bytes(names.read_bytes())
+        os.chdir(folder)
+        try:
+            with contextlib.redirect_stdout(printed):
+                run.run()
+        finally:
+            os.chdir(here)
+    seconds = time.perf_counter() - started
+    samples = [line.split(": ", 1)[1] if ": " in line else ""
+               for line in printed.getvalue().splitlines() if line.startswith("sample ")]
+    return {"script": script.name, "script_sha256": digest(script),
+            "names_sha256": digest(names), "steps": len(losses), "losses": losses,
+            "weights": run.weights(), "samples": samples,
+            "python": platform.python_version(), "seconds": round(seconds, 1)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path,
+                        default=default_course_path() / "runs" / "microgpt.json")
+    parser.add_argument("--names", type=Path, default=BUNDLED_NAMES)
+    args = parser.parse_args()
+    record = train(default_course_path() / "microgpt.py", args.names)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(record, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"{args.out}: {record['steps']} steps in {record['seconds']} s; "
+          f"samples {', '.join(record['samples'][:6])}; sha256 {digest(args.out)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

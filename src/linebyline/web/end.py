@@ -1,0 +1,82 @@
+"""The end of the course: what the learner built.
+
+The page shows the learner's own microgpt.py (assembled, as on My microgpt, from their passing
+lesson code), its training curve beside the reference's, the names it invented, and their figures:
+lessons done, lines of the program that are theirs, lines they wrote, checks passed. Progress
+lives in the browser, so the page's script works the figures out there; the server hands it what
+only the course knows: each lesson's checks and written lines, and the reference run that
+scripts/train_reference.py keeps in the course folder (runs/microgpt.json).
+"""
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_safe
+
+from ..assemble import MAX_DRAFT_CHARS
+from ..course import Course
+from ..lesson_standard import learner_lines
+from .pages import CourseView
+from .views import _course_or_error
+
+RUN_FILE = Path("runs") / "microgpt.json"
+BEYOND = ("Where next? Lesson 12.2 (Experiments) trains it on data of your own, with more layers "
+          "or wider vectors; lesson 12.3 (From microgpt to ChatGPT) says what changes at scale. "
+          "The [original microgpt guide](https://karpathy.github.io/2026/02/12/microgpt/) walks "
+          "through the same algorithm.")
+_runs: dict[str, dict[str, Any] | None] = {}
+_lock = threading.Lock()
+
+
+def reference_run(view: CourseView) -> dict[str, Any] | None:
+    """The course's kept run of its program (every step's loss, the names it printed), or None
+    if the course keeps none; read once per loaded version of the course."""
+    with _lock:
+        if view.version not in _runs:
+            _runs.clear()
+            _runs[view.version] = _read_run(view.course)
+        return _runs[view.version]
+
+
+def _read_run(course: Course) -> dict[str, Any] | None:
+    path = course.path / RUN_FILE
+    try:
+        run = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    losses, samples = run.get("losses"), run.get("samples")
+    if not isinstance(losses, list) or not isinstance(samples, list):
+        return None
+    return {"script": str(run.get("script", course.program_name)), "steps": len(losses),
+            "losses": losses, "samples": samples}
+
+
+def lesson_facts(view: CourseView) -> dict[str, dict[str, int]]:
+    """Per lesson: how many checks it has and how many lines its learner writes."""
+    return {lesson.number: {"checks": len(lesson.exercise.check_names),
+                            "written": len(learner_lines(lesson))}
+            for lesson in view.lessons}
+
+
+@require_safe
+def page(request: HttpRequest) -> HttpResponse:
+    view, error = _course_or_error(request)
+    if error:
+        return error
+    program = view.course.program_name
+    return render(request, "linebyline/end.html", {
+        "view": view, "program": program, "complete": view.all_published,
+        "beyond": view.inline(BEYOND),
+        "page_data": {
+            "assembleUrl": reverse("my-microgpt-assemble"), "script": program,
+            "myMicrogptUrl": reverse("my-microgpt"), "homeUrl": reverse("home"),
+            "maxDraft": MAX_DRAFT_CHARS, "lessons": lesson_facts(view),
+            "complete": view.all_published, "reference": reference_run(view),
+        },
+    })
