@@ -1,6 +1,8 @@
 // The My microgpt page: the learner's own version of a course script, assembled on the server
-// from their passing lesson code (sent from this browser's progress), shown region by region,
-// downloaded, and trained here beside the reference run.
+// from their passing lesson code (sent from this browser's progress), or offline by the same
+// assemble.py in this page's training Python; shown region by region, downloaded, and trained
+// here beside the reference run.
+import { csrfToken } from "./csrf";
 import { setUsable } from "./usable";
 import { type CourseSummary, Progress } from "./progress";
 import { type Assembled, renderAssembly } from "./mine/assembly-view";
@@ -12,7 +14,7 @@ import { Trainer, type TrainResult } from "./mine/trainer";
 import type { Batch } from "./mine/protocol";
 import "./mine/my-microgpt.css";
 
-interface PageData { assembleUrl: string; scripts: Array<{ name: string; about: string; url: string }>; maxDraft: number }
+interface PageData { assembleUrl: string; assemblerUrl: string; scripts: Array<{ name: string; about: string; url: string }>; maxDraft: number }
 
 const MAX_BODY = 2_400_000; // characters: under the server's 2.5 MB limit on a request
 
@@ -40,8 +42,10 @@ let asking = 0;
 
 /** Statuses of every lesson, and the drafts of those done, as the server wants them. Drafts that
  *  would make the request too big are left out, largest first, and named. */
-function requestBody(script: string): { text: string; leftOut: string[] } {
-  const lessons: Record<string, { status: string; draft: string | null }> = {};
+type LessonWork = Record<string, { status: string; draft: string | null }>;
+
+function requestBody(script: string): { text: string; leftOut: string[]; lessons: LessonWork } {
+  const lessons: LessonWork = {};
   for (const number of Object.keys(course.lessons)) {
     const lesson = progress.lesson(number);
     const draft = lesson.status === "done" && typeof lesson.draft === "string" && lesson.draft.length <= page.maxDraft
@@ -57,7 +61,31 @@ function requestBody(script: string): { text: string; leftOut: string[] } {
     leftOut.push(biggest[0]);
     text = JSON.stringify({ script, lessons });
   }
-  return { text, leftOut };
+  return { text, leftOut, lessons };
+}
+
+class Unreachable extends Error {}
+
+async function assembledByServer(text: string): Promise<Assembled> {
+  let response: Response;
+  try {
+    response = await fetch(page.assembleUrl, {
+      method: "POST", body: text,
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
+    });
+  } catch {
+    throw new Unreachable("the server cannot be reached");
+  }
+  const answer = (await response.json().catch(() => ({}))) as Assembled & { error?: string };
+  if (!response.ok) throw new Error(answer.error ?? `the server answered ${response.status}`);
+  return answer;
+}
+
+/** Offline: the same assembly, made by assemble.py in this page's training Python. */
+async function assembledHere(script: string, lessons: LessonWork): Promise<Assembled> {
+  const answer = JSON.parse(await mine.assemble(page.assemblerUrl, script, lessons)) as Assembled;
+  for (const region of answer.regions) region.url = course.lessons[region.lesson]?.url ?? "";
+  return answer;
 }
 
 async function assemble(): Promise<void> {
@@ -66,16 +94,18 @@ async function assemble(): Promise<void> {
   status.textContent = `Assembling your ${script}…`;
   setUsable(download, false);
   setUsable(trainButton, false);
-  const { text, leftOut } = requestBody(script);
-  const csrf = root.dataset.csrf ?? "";
-  let answer: Assembled & { error?: string };
+  const { text, leftOut, lessons } = requestBody(script);
+  let answer: Assembled;
+  let here = false;
   try {
-    const response = await fetch(page.assembleUrl, {
-      method: "POST", body: text,
-      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf },
-    });
-    answer = await response.json();
-    if (!response.ok) throw new Error(answer.error ?? `the server answered ${response.status}`);
+    try {
+      answer = await assembledByServer(text);
+    } catch (error) {
+      if (!(error instanceof Unreachable)) throw error;
+      status.textContent = `You are offline: assembling your ${script} in this browser…`;
+      answer = await assembledHere(script, lessons);
+      here = true;
+    }
   } catch (error) {
     if (ticket === asking) status.textContent = `Your ${script} could not be assembled: ${(error as Error).message}`;
     return;
@@ -84,7 +114,8 @@ async function assemble(): Promise<void> {
   assembled = answer;
   const notes = leftOut.map((n) => `Your code for lesson ${n} was too large to send with the rest, so the reference is used for it.`);
   renderAssembly($(root, "[data-mine-file]"), $(root, "[data-mine-notes]"), answer, course, notes);
-  status.textContent = `${answer.yours} of ${answer.total} regions of ${answer.script} are yours.`;
+  status.textContent = `${answer.yours} of ${answer.total} regions of ${answer.script} are yours.` +
+    (here ? " (Assembled in this browser: you are offline.)" : "");
   download.textContent = `Download ${answer.filename}`;
   setUsable(download, true);
   setTrainingScript(answer);
