@@ -23,6 +23,7 @@ from linebyline.scripts import run_source
 from .learner_files import learner_files
 
 STEPS = 2  # enough for every script to reach its training loop and its samples
+SAMPLES = 3  # names each run samples: every weight and the sampling code show in the first few
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +37,7 @@ def code_of(text: str) -> str:
 
 
 def output(text: str, name: str, dataset: Path) -> list[str]:
-    return list(run_source(text, name, dataset, STEPS))
+    return list(run_source(text, name, dataset, STEPS, samples=SAMPLES))
 
 
 @pytest.fixture(scope="module")
@@ -392,3 +393,72 @@ def test_with_module_7_done_my_train2_is_mine_and_trains_like_the_reference(
     assert said.kind in (("same",) if drafts == "solutions" else ("same", "rounding")), said.text
     assert run.weights is not None and train2_reference.weights is not None
     assert max(abs(a - b) for a, b in zip(run.weights, train2_reference.weights)) < 1e-12
+
+
+# --- module 8: the learner's own train3 ---------------------------------------------------------
+
+MODULE_8 = [f"8.{i}" for i in range(1, 8)]
+# Another correct spelling of each module-8 lesson that computes exactly the same numbers (no
+# float arithmetic reordered), so the learner's train3 must match the reference bit for bit.
+MODULE_8_OTHERS = {"8.1": "alt_named_rows.py", "8.2": "alt_spelled.py", "8.3": "alt_one_line.py",
+                   "8.4": "alt_sqrt.py", "8.5": "alt_named.py", "8.6": "alt_plus_equals.py",
+                   "8.7": "alt_named_logits.py"}
+
+
+@pytest.fixture(scope="module")
+def train3_reference(assembler: Assembler, names_file: Path):
+    printed: list[str] = []
+    run = run_recorded(assembler.script("train3.py").text, "train3.py", names_file,
+                       RECORDED_STEPS, None, printed.append)
+    return run, printed
+
+
+def module_8_progress(course: Course, drafts: str) -> dict[str, Work]:
+    folder = Path(__file__).parent / "lessons"
+    return {number: Work("done", solution(course, number) if drafts == "solutions" else
+                         (folder / number / MODULE_8_OTHERS[number]).read_text(encoding="utf-8"))
+            for number in MODULE_8}
+
+
+@pytest.mark.parametrize("drafts", ["solutions", "other spellings"])
+def test_with_module_8_done_my_train3_is_mine_and_trains_exactly_like_the_reference(
+        drafts, assembler: Assembler, course: Course, names_file: Path, train3_reference):
+    """All seven lessons of module 8 passed (and every earlier lesson left to the reference):
+    every region of theirs in train3.py is the learner's code, and the file trains step by step
+    exactly like the reference, the same losses and weights to the last bit, the same names."""
+    assembly = assembler.assemble("train3.py", module_8_progress(course, drafts))
+    mine = [r for r in assembly.regions if r.lesson in MODULE_8]
+    assert {r.lesson for r in mine} == set(MODULE_8)
+    assert all(r.origin == "yours" for r in mine), [(r.lesson, r.reason) for r in mine]
+    assert all(r.reason == "not started yet" for r in assembly.regions if r.lesson not in MODULE_8)
+    reference = assembler.script("train3.py").text
+    if drafts == "solutions":
+        assert code_of(assembly.text) == code_of(reference)
+    else:  # the learner's own lines are really there
+        assert code_of(assembly.text) != code_of(reference)
+        assert "tok_emb = weights['wte'][token]" in assembly.text and "keys += [k]" in assembly.text
+    printed: list[str] = []
+    run = recorded_with(assembly.text, assembly.filename, names_file, printed)
+    ours, ours_printed = train3_reference
+    said = verdict(run, ours)
+    assert len(run.losses) == RECORDED_STEPS and said.kind == "same", said.text
+    assert run.losses == ours.losses and run.marks == ours.marks
+    assert run.weights is not None and run.weights == ours.weights
+    assert printed == ours_printed and any(line.startswith("sample 20:") for line in printed)
+
+
+def recorded_with(text: str, filename: str, dataset: Path, printed: list[str]):
+    return run_recorded(text, filename, dataset, RECORDED_STEPS, None, printed.append)
+
+
+def test_a_module_8_mistake_in_my_train3_shows_in_its_first_step(
+        assembler: Assembler, course: Course, names_file: Path, train3_reference):
+    """The comparison above can fail: 8.4 without the division by sqrt(n_embd), placed as the
+    learner wrote it, changes train3's very first loss."""
+    draft = solution(course, "8.4").replace(" / n_embd ** 0.5 for past_k in keys]",
+                                            " for past_k in keys]")
+    assembly = assembler.assemble("train3.py", {"8.4": Work("done", draft)})
+    assert all(r.origin == "yours" for r in assembly.regions if r.lesson == "8.4")
+    run = recorded_with(assembly.text, assembly.filename, names_file, [])
+    said = verdict(run, train3_reference[0])
+    assert said.kind != "same" and run.losses[0] != train3_reference[0].losses[0]

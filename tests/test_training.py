@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import sys
 
-from linebyline.training import compare, train
+import pytest
+
+from linebyline.training import SetupError, compare, configure, train
 
 ENDLESS_WALK = """
 class Node:
@@ -45,3 +47,13 @@ def test_runs_are_compared_in_words():
     parted = compare([3.3, 3.5], [3.3, 3.2])
     assert parted.kind == "parted" and parted.step == 2
     assert "Parts from the reference at step 2" in parted.text and "not rounding" in parted.text
+
+
+def test_a_script_is_configured_by_its_lines_and_refused_without_them():
+    source = ("num_steps = 1000\ntemperature = 0.5  # sharper\n"
+              "for step in range(num_steps):\n    pass\nfor sample in range(20):\n    pass\n")
+    shaped = configure(source, steps=2, temperature=1.0, samples=3)
+    assert shaped == ("num_steps = 2\ntemperature = 1.0  # sharper\n"
+                      "for step in range(num_steps):\n    pass\nfor sample in range(3):\n    pass\n")
+    with pytest.raises(SetupError, match="for sample in range"):
+        configure(source.replace("for sample in range(20):", "while True:"), samples=3)

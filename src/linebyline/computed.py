@@ -4,7 +4,8 @@ ones), its widget's data, and the facts its prose quotes.
 Nothing a learner is shown as a fact is typed in by hand. A prediction's ``compute`` sets
 ``answer`` (so does each of its expected wrong answers); a widget's ``compute`` sets ``data``;
 the lesson's ``facts`` sets ``facts``, a dict of the numbers its text quotes as ``{{name}}``;
-each runs after the lesson's solution, in a
+each runs after the lesson's solution (and may import the course's own modules from its
+``compute/`` folder, e.g. a fast trainer several lessons share), in a
 separate process whose working folder holds the names as ``input.txt`` (as the learner's code
 has it). Results are cached in memory and on disk, keyed by everything they depend on, so only
 the first look at a changed lesson pays for running it.
@@ -82,9 +83,29 @@ def _items(quiz: tuple[Question, ...], widget_code: str = "", facts_code: str = 
     return items
 
 
-def _key(solution: str, items: list[dict[str, Any]]) -> str:
+LIBRARY = "compute"  # a course's folder of modules its computations may import
+
+
+def library_of(course_path: Path) -> Path | None:
+    folder = course_path / LIBRARY
+    return folder if folder.is_dir() else None
+
+
+def _library_digest(library: Path | None) -> str:
+    """The course's own code that computations may use: its `compute/` modules, and the
+    program and scripts beside them (some computations run microgpt.py itself)."""
+    if library is None:
+        return ""
+    digest = hashlib.sha256()
+    for path in sorted([*library.rglob("*.py"), *library.parent.glob("*.py")]):
+        digest.update(str(path.relative_to(library.parent)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _key(solution: str, items: list[dict[str, Any]], library: Path | None) -> str:
     text = json.dumps([PROTOCOL, sys.version, compute_fingerprint(), _names_digest(), solution,
-                       [[item["code"], item.get("then")] for item in items]])
+                       [[item["code"], item.get("then")] for item in items],
+                       _library_digest(library)])
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -92,8 +113,9 @@ _memory: dict[str, list[dict[str, Any]]] = {}
 _lock = threading.Lock()
 
 
-def _run(solution: str, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    key = _key(solution, items)
+def _run(solution: str, items: list[dict[str, Any]], library: Path | None = None
+         ) -> list[dict[str, Any]]:
+    key = _key(solution, items, library)
     with _lock:
         if key in _memory:
             return _memory[key]
@@ -101,7 +123,7 @@ def _run(solution: str, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     try:
         results = json.loads(stored.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        results = _run_child(solution, items)
+        results = _run_child(solution, items, library)
         if not any("error" in result for result in results):
             _store(stored, results)
     with _lock:
@@ -109,9 +131,10 @@ def _run(solution: str, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return results
 
 
-def _run_child(solution: str, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _run_child(solution: str, items: list[dict[str, Any]], library: Path | None
+               ) -> list[dict[str, Any]]:
     return compute(solution, [{key: item[key] for key in ("code", "name", "then") if key in item}
-                              for item in items], TIMEOUT)
+                              for item in items], TIMEOUT, library)
 
 
 def _store(path: Path, results: list[dict[str, Any]]) -> None:
@@ -172,7 +195,7 @@ def compute_lesson(lesson: Lesson) -> Computed:
     if not items:
         return computed
     where = lesson.path / "lesson.yaml"
-    results = _run(lesson.exercise.solution, items)
+    results = _run(lesson.exercise.solution, items, library_of(lesson.path.parent.parent))
     _answers(lesson.quiz, items, results, where, computed)
     for item, result in zip(items, results):
         if item.get("widget"):
@@ -212,7 +235,8 @@ def compute_review(module: Module) -> Computed:
         return computed
     items = _items(module.review.quiz, facts_code=module.review.facts)
     if items:
-        results = _run(module.lessons[-1].exercise.solution, items)
+        results = _run(module.lessons[-1].exercise.solution, items,
+                       library_of(module.review.path.parent.parent))
         _answers(module.review.quiz, items, results, module.review.path, computed)
         for item, result in zip(items, results):
             if item.get("facts"):

@@ -60,8 +60,10 @@ def run_script(script: Path, dataset: Path, steps: int | None = None) -> Iterato
 
 
 def run_source(source: str, filename: str, dataset: Path, steps: int | None = None,
-               temperature: float | None = None, record: Path | None = None) -> Iterator[str]:
-    """Run a script's text as ``filename`` on ``dataset``, yielding its output lines.
+               temperature: float | None = None, record: Path | None = None,
+               samples: int | None = None) -> Iterator[str]:
+    """Run a script's text as ``filename`` on ``dataset``, yielding its output lines
+    (``steps`` training steps and ``samples`` names, when given).
 
     With ``record``, it runs under linebyline.training, which writes every step's exact loss and
     weights fingerprint, then the final weights, to that file as JSON lines."""
@@ -69,7 +71,7 @@ def run_source(source: str, filename: str, dataset: Path, steps: int | None = No
     if steps is not None and steps < 1:
         raise ScriptError("--steps must be at least 1")
     try:
-        source = configure(source, steps, temperature)
+        source = configure(source, steps, temperature, samples)
     except SetupError as error:
         raise ScriptError(f"{filename}: {error}") from None
     with tempfile.TemporaryDirectory(prefix="linebyline-train-") as folder:

@@ -25,6 +25,7 @@ STEP_LINE = re.compile(r"^step\s+(\d+) / (\d+) \| loss ")
 SAMPLE_LINE = re.compile(r"^sample\s+\d+: (.*)$")
 NUM_STEPS = re.compile(r"^num_steps = \d+$", re.MULTILINE)
 TEMPERATURE = re.compile(r"^(temperature = )([^#\n]*?)(\s*(?:#.*)?)$", re.MULTILINE)
+SAMPLES = re.compile(r"^for sample in range\(\d+\):$", re.MULTILINE)
 WEIGHT_NAMES = ("params", "weights", "probs")  # what the scripts keep their learned numbers in
 ROUNDING = 1e-9  # a first difference smaller than this (relative) is rounding, not a bug
 
@@ -37,8 +38,10 @@ class SetupError(ValueError):
     """The script cannot be set up as asked (no single num_steps line, say)."""
 
 
-def configure(source: str, steps: int | None = None, temperature: float | None = None) -> str:
-    """The script with its `num_steps = N` and `temperature = ...` lines set."""
+def configure(source: str, steps: int | None = None, temperature: float | None = None,
+              samples: int | None = None) -> str:
+    """The script with its `num_steps = N`, `temperature = ...` and `for sample in range(N):`
+    lines set."""
     if steps is not None:
         if len(NUM_STEPS.findall(source)) != 1:
             raise SetupError("the script has no single `num_steps = N` line to change")
@@ -48,6 +51,10 @@ def configure(source: str, steps: int | None = None, temperature: float | None =
             raise SetupError("the script has no single `temperature = ...` line to change "
                              "(it samples without one)")
         source = TEMPERATURE.sub(lambda m: f"{m[1]}{float(temperature)!r}{m[3]}", source)
+    if samples is not None:
+        if len(SAMPLES.findall(source)) != 1:
+            raise SetupError("the script has no single `for sample in range(N):` line to change")
+        source = SAMPLES.sub(f"for sample in range({int(samples)}):", source)
     return source
 
 

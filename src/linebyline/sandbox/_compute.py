@@ -22,12 +22,15 @@ def compute_fingerprint() -> str:
     return WORKER.read_text(encoding="utf-8")
 
 
-def compute(solution: str, items: list[dict[str, str]], timeout: float) -> list[dict[str, Any]]:
+def compute(solution: str, items: list[dict[str, Any]], timeout: float,
+            library: Path | None = None) -> list[dict[str, Any]]:
     """For each item ({"code", "name"}), a fresh run of ``solution`` then of the item's code:
-    {"value": what it set `name` to} or {"error": "..."}."""
+    {"value": what it set `name` to} or {"error": "..."}. ``library`` is a folder of the
+    course's own modules that the code may import (its `compute/`)."""
     from ..dataset import names_file
 
-    job = {"solution": solution, "items": items}
+    job = {"solution": solution, "items": items,
+           "library": str(library) if library is not None else None}
     with tempfile.TemporaryDirectory(prefix="linebyline-compute-") as folder:
         shutil.copyfile(names_file(), Path(folder) / "input.txt")
         try:
