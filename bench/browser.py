@@ -8,6 +8,8 @@ Measures, on this machine:
   headers included), and separately Python's own files (Pyodide, the worker, the runtime);
 - time from opening the page to the first check result, with a cold and with a warm cache, and
   of the cold one, when Python was ready and how long that first check took in the worker;
+- the same for a second visit with the network cut, once the service worker kept the course
+  (the time it took to keep it, from opening the first page, is printed too);
 - one warm check of the lesson's solution: from the click to the result on screen, timed in the
   page; of that, Python's own time in the worker and the rest (messages, showing the result);
   and the same click as Playwright sees it (its actionability checks and polling included: what
@@ -120,6 +122,26 @@ def warm_check_playwright(page: Page) -> float:
     return (time.perf_counter() - started) * 1000
 
 
+def offline_checks(browser: Browser, url: str, runs: int) -> tuple[float, list[float]]:
+    """A first visit, until the service worker has kept the course (seconds from opening the
+    page), then `runs` visits with the network cut: each one's open page -> first check result."""
+    context = browser.new_context()
+    page = context.new_page()
+    started = time.perf_counter()
+    page.goto(url)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=300_000)
+    kept = time.perf_counter() - started
+    page.close()
+    context.set_offline(True)
+    times = []
+    for _ in range(runs):
+        page = context.new_page()
+        times.append(first_check(page, url)["total"])
+        page.close()
+    context.close()
+    return kept, times
+
+
 def put_solution(page: Page) -> None:
     """Through the Stuck? ladder, as a learner would: hints, then the solution, copied in."""
     while page.locator('[data-action="hint"]').is_visible():
@@ -200,6 +222,8 @@ def main() -> int:
                         warms.append(first_check(page, url)["total"])  # same context: cache warm
                     context.close()
 
+            kept, offline = offline_checks(browser, url, args.runs)
+
             pages = {}
             for name, files in variants.items():
                 page = open_context(browser, files).new_page()
@@ -221,7 +245,8 @@ def main() -> int:
     baseline = []
     for _ in range(args.runs):
         started = time.perf_counter()
-        result = run_checks(lesson.exercise.solution, lesson.exercise.checks_source)
+        result = run_checks(lesson.exercise.solution, lesson.exercise.checks_source,
+                            reference=lesson.exercise.solution)
         baseline.append((time.perf_counter() - started) * 1000)
     assert result.status == "pass" and statuses == {"pass"}, (result.status, statuses)
 
@@ -252,6 +277,8 @@ def main() -> int:
     row("  of which: open page -> Python ready", part("ready", colds), "s")
     row("  of which: the first check, in the worker", part("python", colds), "s")
     print(f"{'open page -> first check result, warm cache (now)':<58}{median(warms):>11.2f} s")
+    print(f"{'first visit -> the course kept for offline use (now)':<58}{kept:>11.2f} s")
+    print(f"{'open page -> first check result, second visit offline':<58}{median(offline):>11.2f} s")
     row("warm check: click -> result on screen (<= 50 ms)", part("shown", checks), "ms")
     row("  of which: Python in the worker", part("python", checks), "ms")
     row("  of which: messages, showing the result", {

@@ -60,6 +60,10 @@ def test_a_signed_in_learner_works_offline_and_the_work_reaches_the_account(
         .keys()).map(request => new URL(request.url).pathname)""")
     assert lesson_path(checked) in kept and f"/modules/{review.number}/review/" in kept
     assert not [path for path in kept if path.startswith(("/api/", "/accounts/", "/teach/"))]
+    # Chromium would offer "Install": the manifest, its icons and the worker are all it needs
+    # (but a window that is not incognito: Playwright's contexts are).
+    errors = context.new_cdp_session(page).send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert [error["errorId"] for error in errors] in ([], ["in-incognito"]), errors
 
     go_offline(context, page)
     for lesson in others:
@@ -88,6 +92,13 @@ def test_a_signed_in_learner_works_offline_and_the_work_reaches_the_account(
                                                                        timeout=TRAIN_S * 1000)
 
     page.goto(server.url + "/accounts/")  # needs the server: says so, not the browser's error
+    expect(page.locator("h1")).to_have_text("You are offline")
+    # The installed app opens at /next/: on to the first lesson not done yet.
+    page.goto(server.url + "/next/")
+    not_done = next(lesson for lesson in course.lessons() if lesson.number != checked.number)
+    page.wait_for_url(server.url + lesson_path(not_done))
+    page.goto(server.url + "/teach/")
+    expect(page.locator("[data-offline-what]")).to_contain_text("The teacher's pages need the server")
     expect(page.locator("h1")).to_have_text("You are offline")
 
     page.goto(server.url + lesson_path(checked))
@@ -141,3 +152,16 @@ def test_a_new_version_replaces_the_kept_course_and_the_page_offers_reload(
         const names = (await caches.keys()).filter(name => name.startsWith('linebyline-offline-'));
         return names.length === 1 && names[0] !== old;
     }""", arg=old[0], timeout=30_000)
+
+    # The course home turns offline use off (what was kept goes) and on again.
+    page.goto(server.url + "/")
+    toggle = page.locator("[data-offline-toggle]")
+    expect(toggle).to_have_text("Turn offline use off")
+    toggle.click()
+    expect(page.locator("[data-offline-state]")).to_contain_text("Offline use is off")
+    assert page.evaluate("""async () => [(await navigator.serviceWorker.getRegistrations()).length,
+        (await caches.keys()).length]""") == [0, 0]
+    page.reload()
+    expect(toggle).to_have_text("Turn offline use on")  # the choice lasts
+    toggle.click()
+    page.wait_for_function("async () => (await navigator.serviceWorker.getRegistrations()).length === 1")
