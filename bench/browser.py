@@ -8,6 +8,10 @@ Measures, on this machine:
   headers included), and separately Python's own files (Pyodide, the worker, the runtime);
 - time from opening the page to the first check result, with a cold and with a warm cache, and
   of the cold one, when Python was ready and how long that first check took in the worker;
+- the cold first visit again with /sw.js refused (interleaved with the others): what keeping the
+  course for offline use costs the first check;
+- the same for a second visit with the network cut, once the service worker kept the course
+  (the time it took to keep it, from opening the first page, is printed too);
 - one warm check of the lesson's solution: from the click to the result on screen, timed in the
   page; of that, Python's own time in the worker and the rest (messages, showing the result);
   and the same click as Playwright sees it (its actionability checks and polling included: what
@@ -120,6 +124,26 @@ def warm_check_playwright(page: Page) -> float:
     return (time.perf_counter() - started) * 1000
 
 
+def offline_checks(browser: Browser, url: str, runs: int) -> tuple[float, list[float]]:
+    """A first visit, until the service worker has kept the course (seconds from opening the
+    page), then `runs` visits with the network cut: each one's open page -> first check result."""
+    context = browser.new_context()
+    page = context.new_page()
+    started = time.perf_counter()
+    page.goto(url)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=300_000)
+    kept = time.perf_counter() - started
+    page.close()
+    context.set_offline(True)
+    times = []
+    for _ in range(runs):
+        page = context.new_page()
+        times.append(first_check(page, url)["total"])
+        page.close()
+    context.close()
+    return kept, times
+
+
 def put_solution(page: Page) -> None:
     """Through the Stuck? ladder, as a learner would: hints, then the solution, copied in."""
     while page.locator('[data-action="hint"]').is_visible():
@@ -179,6 +203,7 @@ def main() -> int:
     colds: dict[str, list[dict[str, float]]] = {name: [] for name in variants}
     checks: dict[str, list[dict[str, float]]] = {name: [] for name in variants}
     warms: list[float] = []
+    without_worker: list[float] = []
     clicked: list[float] = []
     try:
         with sync_playwright() as playwright:
@@ -199,6 +224,14 @@ def main() -> int:
                     if files is None:
                         warms.append(first_check(page, url)["total"])  # same context: cache warm
                     context.close()
+                # The same first visit with the service worker refused: what keeping the course
+                # for offline use costs the first check.
+                context = browser.new_context()
+                context.route(re.compile(r"/sw\.js$"), lambda route: route.abort())
+                without_worker.append(first_check(context.new_page(), url)["total"])
+                context.close()
+
+            kept, offline = offline_checks(browser, url, args.runs)
 
             pages = {}
             for name, files in variants.items():
@@ -221,7 +254,8 @@ def main() -> int:
     baseline = []
     for _ in range(args.runs):
         started = time.perf_counter()
-        result = run_checks(lesson.exercise.solution, lesson.exercise.checks_source)
+        result = run_checks(lesson.exercise.solution, lesson.exercise.checks_source,
+                            reference=lesson.exercise.solution)
         baseline.append((time.perf_counter() - started) * 1000)
     assert result.status == "pass" and statuses == {"pass"}, (result.status, statuses)
 
@@ -251,7 +285,12 @@ def main() -> int:
     row("open page -> first check result, cold cache (<= 3 s)", part("total", colds), "s")
     row("  of which: open page -> Python ready", part("ready", colds), "s")
     row("  of which: the first check, in the worker", part("python", colds), "s")
+    cold_now = median(item["total"] for item in colds["now"])
+    print(f"{'  the same, the service worker refused (now)':<58}{median(without_worker):>11.2f} s"
+          f"   now/refused {cold_now / median(without_worker):.2f}x")
     print(f"{'open page -> first check result, warm cache (now)':<58}{median(warms):>11.2f} s")
+    print(f"{'first visit -> the course kept for offline use (now)':<58}{kept:>11.2f} s")
+    print(f"{'open page -> first check result, second visit offline':<58}{median(offline):>11.2f} s")
     row("warm check: click -> result on screen (<= 50 ms)", part("shown", checks), "ms")
     row("  of which: Python in the worker", part("python", checks), "ms")
     row("  of which: messages, showing the result", {

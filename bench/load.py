@@ -7,7 +7,7 @@ each concurrency for a fixed time:
   static file        a fingerprinted file WhiteNoise serves (the baseline: the least a request costs)
   lesson page        /lessons/7.5-backward/, gzip, a returning anonymous visitor (csrftoken cookie)
   lesson page 304    the same with If-None-Match: a repeat visit
-  lesson, signed in  the same page for a signed-in learner (the header rendered per request)
+  lesson, signed in  the same page for a signed-in learner (the very same page: the session is not read)
   events POST        POST /events/, one checked run: the write a learner's browser makes most
   progress sync      POST /api/progress/ for a signed-in learner: a lesson with a draft of a
                      lesson's size merged into the account's progress, the merge answered

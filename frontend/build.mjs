@@ -35,6 +35,17 @@ await esbuild.build({
   loader: { ".py": "text" },
   logLevel: "warning",
 });
+// The service worker is one classic script (every browser runs those as workers), served by the
+// server at /sw.js with the list of what to keep in front of it (web/offline.py).
+await esbuild.build({
+  entryPoints: { sw: "src/sw.ts" },
+  bundle: true,
+  format: "iife",
+  minify: true,
+  target: ["es2022"],
+  outdir: OUT,
+  logLevel: "warning",
+});
 
 // Pyodide loads its own files by their plain names from one folder, so we copy them as they are
 // into a folder named after the version (the server marks that folder as never changing), with

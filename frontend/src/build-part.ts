@@ -18,7 +18,7 @@ export interface ExerciseData {
   lesson: string; course: string; filename: string; starter: string; checksUrl: string;
   checkNames: string[]; hints: string[];
   codealong: Array<{ title: string; caption: string; find: string; type: string }>;
-  solutionUrl: string; runtimeUrl: string;
+  runtimeUrl: string;
 }
 
 const CHECK_TIMEOUT_S = 10;

@@ -30,7 +30,6 @@ function $<T extends HTMLElement = HTMLElement>(selector: string): T {
 const course = json<CourseSummary>("course-data");
 const page = json<PageData>("end-data");
 const progress = new Progress(course);
-const root = $("[data-end]");
 const number = (n: number): string => n.toLocaleString("en");
 
 export interface Figures { done: number; lessons: number; lines: number; written: number; checks: number; allChecks: number }
@@ -81,7 +80,7 @@ async function showFile(): Promise<void> {
   const status = $("[data-end-file-status]");
   const { text, leftOut } = assemblyRequest(progress, course, page.script, page.maxDraft);
   try {
-    assembled = await fetchAssembly(page.assembleUrl, root.dataset.csrf ?? "", text);
+    assembled = await fetchAssembly(page.assembleUrl, text);
   } catch (error) {
     status.textContent = `Your ${page.script} could not be assembled: ${(error as Error).message}`;
     return;

@@ -1,4 +1,5 @@
 // Every page's script: progress in this browser, and on a lesson page the five parts coming alive.
+import { confirmAccount, confirmWhenOnline, showKnownAccount } from "./account";
 import { setUpBuild, type ExerciseData } from "./build-part";
 import { watchAccountDeletion } from "./deleted-account";
 import { DeviceNotes } from "./device-notes";
@@ -6,6 +7,7 @@ import { setUpListing } from "./listing";
 import { say } from "./live";
 import { sendPendingEvents } from "./events";
 import { setUpFeedback } from "./feedback";
+import { setUpOffline } from "./offline";
 import { type CourseSummary, deviceId, Progress } from "./progress";
 import { Python } from "./python";
 import { setUpQuiz, shuffleChoices } from "./quiz";
@@ -18,6 +20,17 @@ const STATUS_TEXT = { "not-started": "Not started", "in-progress": "In progress"
 function json<T>(id: string): T | null {
   const element = document.getElementById(id);
   return element?.textContent ? (JSON.parse(element.textContent) as T) : null;
+}
+
+/** The first lesson not done yet, in the course's order (none when every lesson is done). */
+function nextLesson(progress: Progress, course: CourseSummary): [string, CourseSummary["lessons"][string]] | undefined {
+  return Object.entries(course.lessons).find(([n]) => progress.lesson(n).status !== "done");
+}
+
+/** /next/, where the installed app opens: on to the learner's next lesson, or the course home. */
+function openNextLesson(progress: Progress, course: CourseSummary): void {
+  if (!document.querySelector("[data-open-next]")) return;
+  location.replace(nextLesson(progress, course)?.[1].url ?? "/");
 }
 
 /** Everything on the page that reflects progress: statuses, counts, highlighted lines. */
@@ -53,7 +66,7 @@ function showProgress(progress: Progress, course: CourseSummary): void {
     complete.hidden = !(allDone && complete.hasAttribute("data-all-published"));
   }
   if (nextUp) {
-    const next = Object.entries(course.lessons).find(([n]) => progress.lesson(n).status !== "done");
+    const next = nextLesson(progress, course);
     nextUp.hidden = !next;
     if (next) {
       nextUp.replaceChildren("Next available lesson: ");
@@ -171,20 +184,45 @@ function showThisLessonsLines(): void {
   if (frame && first) frame.scrollTop = Math.max(0, first.offsetTop - frame.offsetTop - 24);
 }
 
+/** Sync for a signed-in learner (the code for it is fetched only then), once per page. */
+let syncing = false;
+
+function syncIfSignedIn(progress: Progress): void {
+  if (syncing || !document.body.dataset.progressApi) return;
+  syncing = true;
+  void import("./sync").then(({ setUpSync }) => setUpSync(progress));
+}
+
+/** Who is signed in: the account this browser knows at once, then the server's word on it. */
+function setUpAccount(progress: Progress): void {
+  const known = showKnownAccount();
+  const confirmed = (changed: boolean) => {
+    if (changed) shuffleChoices(document.body.dataset.learnerSeed || deviceId());
+    syncIfSignedIn(progress);
+  };
+  // Offline (or the server unreachable), the account this browser knows syncs once it is back.
+  if (known?.signedIn && !navigator.onLine) syncIfSignedIn(progress);
+  void confirmAccount().then(({ changed }) => {
+    watchAccountDeletion(progress); // after the server said who is signed in now
+    confirmed(changed);
+  });
+  confirmWhenOnline((_, changed) => confirmed(changed));
+}
+
 function main(): void {
+  const course = json<CourseSummary>("course-data");
+  const progress = course ? new Progress(course) : null;
+  if (progress) setUpAccount(progress);
   // First, before anything else can let the page paint: the choices in this learner's order.
   shuffleChoices(document.body.dataset.learnerSeed || deviceId());
-  const course = json<CourseSummary>("course-data");
-  if (!course) return;
-  const progress = new Progress(course);
-  watchAccountDeletion(progress);
+  if (!course || !progress) return;
+  openNextLesson(progress, course);
+  setUpOffline();
   showProgress(progress, course);
   showProgressProblems(progress);
   progress.onChange(() => { showProgress(progress, course); showProgressProblems(progress); });
   setUpProgressTools(progress);
   sendPendingEvents(course.slug);
-  // Only a signed-in learner syncs: the code for it is fetched only then.
-  if (document.body.dataset.progressApi) void import("./sync").then(({ setUpSync }) => setUpSync(progress));
   showThisLessonsLines();
   document.querySelectorAll<HTMLElement>("[data-program]").forEach(setUpListing);
   const notes = new DeviceNotes(progress.notesKey);

@@ -1,11 +1,12 @@
 // The My microgpt page: the learner's own version of a course script, assembled on the server
-// from their passing lesson code (sent from this browser's progress), shown region by region,
-// downloaded, and trained here beside the reference run.
+// from their passing lesson code (sent from this browser's progress), or offline by the same
+// assemble.py in this page's training Python; shown region by region, downloaded, and trained
+// here beside the reference run.
 import { setUsable } from "./usable";
 import { Python } from "./python";
 import { type CourseSummary, Progress } from "./progress";
 import { type Assembled, renderAssembly } from "./mine/assembly-view";
-import { assemblyRequest, fetchAssembly, leftOutNotes } from "./mine/assemble-request";
+import { Unreachable, assemblyRequest, fetchAssembly, leftOutNotes } from "./mine/assemble-request";
 import { LossChart, Trend, emptyCurve, extend, type Curve } from "./mine/chart";
 import { compare } from "./mine/compare";
 import { readDataset } from "./mine/dataset";
@@ -16,8 +17,8 @@ import type { Batch } from "./mine/protocol";
 import "./mine/my-microgpt.css";
 
 interface PageData {
-  assembleUrl: string; scripts: Array<{ name: string; about: string; url: string }>; maxDraft: number;
-  runtimeUrl: string; recheck: Record<string, { checksUrl: string; filename: string }>;
+  assembleUrl: string; assemblerUrl: string; scripts: Array<{ name: string; about: string; url: string }>;
+  maxDraft: number; runtimeUrl: string; recheck: Record<string, { checksUrl: string; filename: string }>;
 }
 
 
@@ -80,6 +81,13 @@ async function recheckNow(): Promise<void> {
   }
 }
 
+/** Offline: the same assembly, made by assemble.py in this page's training Python. */
+async function assembledHere(script: string, lessons: Record<string, unknown>): Promise<Assembled> {
+  const answer = JSON.parse(await mine.assemble(page.assemblerUrl, script, lessons)) as Assembled;
+  for (const region of answer.regions) region.url = course.lessons[region.lesson]?.url ?? "";
+  return answer;
+}
+
 async function assemble(): Promise<void> {
   const script = choice.value;
   const ticket = ++asking;
@@ -90,8 +98,16 @@ async function assemble(): Promise<void> {
   setUsable(trainButton, false);
   const { text, leftOut } = assemblyRequest(progress, course, script, page.maxDraft, recheck);
   let answer: Assembled;
+  let here = false;
   try {
-    answer = await fetchAssembly(page.assembleUrl, root.dataset.csrf ?? "", text);
+    try {
+      answer = await fetchAssembly(page.assembleUrl, text);
+    } catch (error) {
+      if (!(error instanceof Unreachable)) throw error;
+      status.textContent = `You are offline: assembling your ${script} in this browser…`;
+      answer = await assembledHere(script, (JSON.parse(text) as { lessons: Record<string, unknown> }).lessons);
+      here = true;
+    }
   } catch (error) {
     if (ticket === asking) status.textContent = `Your ${script} could not be assembled: ${(error as Error).message}`;
     return;
@@ -99,7 +115,8 @@ async function assemble(): Promise<void> {
   if (ticket !== asking) return; // another script was chosen meanwhile
   assembled = answer;
   renderAssembly($(root, "[data-mine-file]"), $(root, "[data-mine-notes]"), answer, course, leftOutNotes(leftOut));
-  status.textContent = `${answer.yours} of ${answer.total} regions of ${answer.script} are yours.`;
+  status.textContent = `${answer.yours} of ${answer.total} regions of ${answer.script} are yours.` +
+    (here ? " (Assembled in this browser: you are offline.)" : "");
   download.textContent = `Download ${answer.filename}`;
   setUsable(download, true);
   setTrainingScript(answer);

@@ -64,7 +64,10 @@ export function seededOrder(count: number, seed: string): number[] {
 export function shuffleChoices(learner: string, root: ParentNode = document): void {
   for (const list of root.querySelectorAll<HTMLElement>("[data-choices]")) {
     const form = list.closest<HTMLElement>("form[data-question]");
-    const choices = [...list.querySelectorAll<HTMLElement>(":scope > .choice")];
+    // In the authored order first (by the radios' values), so that shuffling again, for the
+    // account the server confirmed after the page showed, gives that account's order.
+    const authored = (choice: HTMLElement) => Number(choice.querySelector("input")?.value ?? 0);
+    const choices = [...list.querySelectorAll<HTMLElement>(":scope > .choice")].sort((a, b) => authored(a) - authored(b));
     if (!form || choices.length < 2) continue;
     const order = seededOrder(choices.length, `${learner}:${form.dataset.question}`);
     list.append(...order.map((index) => choices[index]));

@@ -12,6 +12,7 @@
 /// <reference lib="webworker" />
 import type { Pyodide, PyProxy } from "./pyodide-api";
 import trainingSource from "../../src/linebyline/training.py";
+import assembleSource from "../../src/linebyline/assemble.py";
 import { CONTROL, type Batch, type TrainJob } from "./mine/protocol";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -97,6 +98,7 @@ async function init(message: { pyodideUrl: string; control: Int32Array; interrup
   post({ type: "status", text: "Python: setting up…" });
   loaded.FS.mkdirTree(`${HOME}/lib`);
   loaded.FS.writeFile(`${HOME}/lib/linebyline_training.py`, trainingSource);
+  loaded.FS.writeFile(`${HOME}/lib/linebyline_assemble.py`, assembleSource);
   loaded.setInterruptBuffer(message.interrupt);
   loaded.setStdout({ batched: output });
   loaded.setStderr({ batched: output });
@@ -136,6 +138,41 @@ function train(job: TrainJob): void {
   post({ type: "done", id: job.id, status, error, weights, seconds: (now() - started) / 1000 }, [weights.buffer]);
 }
 
+// Offline, the page assembles here what the server would: the same assemble.py, on the course
+// as plain data (fetched once per course version, from the service worker's cache).
+const ASSEMBLE = `
+import json, linebyline_assemble as assemble
+_assemblers = {}
+def assemble_json(url, data, script, lessons):
+    if url not in _assemblers:
+        _assemblers.clear()
+        _assemblers[url] = assemble.Assembler(assemble.PlainCourse(json.loads(data)))
+    made = _assemblers[url].assemble(script, assemble.progress_from(json.loads(lessons)))
+    return json.dumps(made.to_dict())
+assemble_json`;
+let assembleJson: PyProxy | null = null;
+const courseData = new Map<string, Promise<string>>();
+
+async function assembleHere(message: { id: number; url: string; script: string; lessons: string }): Promise<void> {
+  try {
+    if (!courseData.has(message.url)) {
+      courseData.set(message.url, fetch(message.url).then((response) => {
+        if (!response.ok) throw new Error(`the course data could not be loaded (${response.status})`);
+        return response.text();
+      }));
+    }
+    const data = await courseData.get(message.url)!.catch((error: Error) => {
+      courseData.delete(message.url);
+      throw error;
+    });
+    assembleJson ??= python!.runPython(ASSEMBLE) as PyProxy;
+    const answer = (assembleJson as unknown as (...args: string[]) => string)(message.url, data, message.script, message.lessons);
+    post({ type: "assembled", id: message.id, answer });
+  } catch (error) {
+    post({ type: "assembled", id: message.id, error: String((error as Error).message ?? error).split("\n").filter(Boolean).pop() });
+  }
+}
+
 scope.onmessage = async (event: MessageEvent) => {
   const message = event.data;
   if (message.type === "init") {
@@ -148,7 +185,9 @@ scope.onmessage = async (event: MessageEvent) => {
     }
     return;
   }
-  if (!python || message.secret !== secret || message.type !== "train") return;
+  if (!python || message.secret !== secret) return;
+  if (message.type === "assemble") { await assembleHere(message); return; }
+  if (message.type !== "train") return;
   try {
     train(message.job as TrainJob);
   } catch (error) {

@@ -112,7 +112,7 @@ def log_in(url: str, token: str) -> Login:
     login = Login(normal_url(url), token, "", device)
     about = login.request("GET", "/api/account/")
     login.username = about["username"]
-    login.seed = about.get("seed", "") if isinstance(about.get("seed"), str) else ""
+    login.seed = about.get("learnerSeed", "") if isinstance(about.get("learnerSeed"), str) else ""
     _write_private(_login_file(), json.dumps(login.__dict__, indent=2))
     return login
 
@@ -122,7 +122,7 @@ def quiz_seed(login: Login, timeout: float = 4.0) -> str:
     if login.seed:
         return login.seed
     try:
-        seed = login.request("GET", "/api/account/", timeout=timeout).get("seed", "")
+        seed = login.request("GET", "/api/account/", timeout=timeout).get("learnerSeed", "")
     except (AccountError, AttributeError, ValueError):
         return ""
     if isinstance(seed, str) and seed:

@@ -7,7 +7,8 @@ lines agree best. Assembling puts there the lines the learner wrote in that bloc
 every lesson whose checks they passed; every other place keeps the reference and says why.
 
 This is text work only, in the standard library: the web page, the CLI and the tests use this one
-implementation, and the learner's code is parsed here, never run.
+implementation, and the learner's code is parsed here, never run. Offline, My microgpt runs this
+very file in the browser's Python, on the course as plain data (`plain_course`, `PlainCourse`).
 """
 from __future__ import annotations
 
@@ -19,8 +20,11 @@ import symtable
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
-from .course import Course, Lesson
+if TYPE_CHECKING:  # only the types: in the browser this file runs without the course package
+    from .course import Course, Lesson
 
 STATUSES = ("not-started", "in-progress", "done")
 MAX_DRAFT_CHARS = 200_000  # what the browser's editor holds (progress.ts MAX_DRAFT)
@@ -940,3 +944,70 @@ class Unchecked(Work):
 def every_script(assembler: Assembler, progress: Mapping[str, Work]) -> Iterable[Assembly]:
     for name in assembler.script_names:
         yield assembler.assemble(name, progress)
+
+
+# --- the course as plain data, for the browser ---------------------------------------------------
+
+def plain_course(course: Course) -> dict[str, Any]:
+    """What the assembler reads of a course, as JSON: My microgpt's page assembles with it in the
+    browser's Python when the server cannot be reached (offline)."""
+    return {
+        "program": course.program_name,
+        "modules": [module.script for module in course.modules],
+        "lessons": [{"number": lesson.number, "title": lesson.title,
+                     "starter": lesson.exercise.starter, "solution": lesson.exercise.solution}
+                    for lesson in course.lessons()],
+        "scripts": {name: (course.path / name).read_text(encoding="utf-8")
+                    for name in sorted({m.script for m in course.modules} | {course.program_name})},
+    }
+
+
+class _Texts:
+    """Stands for the course folder: `folder / name` reads a script's text."""
+
+    def __init__(self, texts: Mapping[str, str]) -> None:
+        self.texts = texts
+
+    def __truediv__(self, name: str) -> SimpleNamespace:
+        return SimpleNamespace(read_text=lambda encoding="utf-8": self.texts[name])
+
+
+class PlainCourse:
+    """A course read back from `plain_course`'s data, with what Assembler asks of a Course."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.program_name = data["program"]
+        self.modules = [SimpleNamespace(script=script) for script in data["modules"]]
+        self._lessons = [SimpleNamespace(
+            number=item["number"], title=item["title"],
+            exercise=SimpleNamespace(starter=item["starter"], solution=item["solution"]))
+            for item in data["lessons"]]
+        self.path = _Texts(data["scripts"])
+
+    def lessons(self) -> list[SimpleNamespace]:
+        return self._lessons
+
+
+# Why a lesson done comes without code that passed, as the page says it (`missing`).
+MISSING = {
+    "not-kept": NOT_KEPT,
+    "fails-now": "done, but the code saved with it does not pass its checks now",
+    "too-large": "done, but its code was too large to send with the rest",
+}
+
+
+def work_from(entry: Mapping[str, Any]) -> Work:
+    """One lesson as My microgpt's page sends it, {status, passed, missing}: only the code that
+    passed its checks is the learner's; without it, `missing` says why."""
+    passed = entry.get("passed")
+    passed = passed if isinstance(passed, str) else None
+    why = "" if passed is not None else (
+        MISSING.get(entry.get("missing"), NOT_KEPT) + ", so the reference is used")
+    return Work(entry["status"], passed, why)
+
+
+def progress_from(lessons: Mapping[str, Mapping[str, Any]]) -> dict[str, Work]:
+    """{number: {status, passed, missing}}, as My microgpt's page sends it (offline, to the
+    assembler in its own Python), as the assembler takes it."""
+    return {number: work_from(entry) for number, entry in lessons.items()
+            if isinstance(entry, Mapping) and entry.get("status") in STATUSES}

@@ -69,9 +69,10 @@ def test_the_solution_is_not_in_the_page_until_asked_for(client, course):
     exercise = course.lesson("7.5").exercise
     page = client.get(LESSON_URL).content.decode()
     assert "        visit(self)\n        self.grad = 1\n" in page  # the starter, in the editor
-    assert exercise.solution not in page and "solution.json" in page
-    data = client.get(LESSON_URL + "solution.json").json()
-    assert data == {"lesson": "7.5", "solution": exercise.solution}
+    assert exercise.solution not in page
+    checks_url = json.loads(page.split('id="exercise-data" type="application/json">')[1]
+                            .split("</script>")[0])["checksUrl"]
+    assert client.get(checks_url).json()["reference"] == exercise.solution  # "Stuck?" shows it
 
 
 def test_the_checks_come_by_their_own_url_not_in_the_page(client, course):

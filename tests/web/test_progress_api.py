@@ -113,8 +113,10 @@ def test_a_personal_token_works_without_csrf_until_revoked(ada):
     terminal = Client(enforce_csrf_checks=True)
     auth = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
     assert post(terminal, document({"7.4": {"status": "done"}}), **auth).status_code == 200
-    assert terminal.get("/api/account/", **auth).json() == {
-        "username": "ada", "name": "", "token": "laptop", "seed": f"account-{ada.pk}"}
+    answer = terminal.get("/api/account/", **auth).json()
+    assert answer["username"] == "ada" and answer["name"] == "" and answer["token"] == "laptop"
+    assert answer["signedIn"] is True and answer["account"] == str(ada.pk)
+    assert answer["learnerSeed"] == f"account-{ada.pk}"  # the quiz order, in the terminal too
     assert terminal.delete("/api/token/", **auth).status_code == 204
     refused = terminal.get(API, {"course": "microgpt"}, **auth)
     assert refused.status_code == 401 and "revoked" in refused.json()["error"]

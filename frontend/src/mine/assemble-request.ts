@@ -1,6 +1,7 @@
 // Asking the server to assemble one of the learner's scripts (My microgpt, and the course's end
 // page): the statuses of every lesson and the code that passed of those done, as /my-microgpt/assemble
 // wants them. Progress lives in the browser; the server only compares and parses the code.
+import { csrfToken } from "../csrf";
 import type { CourseSummary, Progress } from "../progress";
 import type { Assembled } from "./assembly-view";
 
@@ -37,13 +38,21 @@ export function assemblyRequest(progress: Progress, course: CourseSummary, scrip
   return { text, leftOut };
 }
 
+/** The server could not be reached (offline): the caller may assemble in the browser instead. */
+export class Unreachable extends Error {}
+
 /** The server's assembly of the request's script; an Error that says why if there is none. */
-export async function fetchAssembly(url: string, csrf: string, text: string): Promise<Assembled> {
-  const response = await fetch(url, {
-    method: "POST", body: text,
-    headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf },
-  });
-  const answer = await response.json() as Assembled & { error?: string };
+export async function fetchAssembly(url: string, text: string): Promise<Assembled> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: "POST", body: text,
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
+    });
+  } catch {
+    throw new Unreachable("the server cannot be reached");
+  }
+  const answer = (await response.json().catch(() => ({}))) as Assembled & { error?: string };
   if (!response.ok) throw new Error(answer.error ?? `the server answered ${response.status}`);
   return answer;
 }

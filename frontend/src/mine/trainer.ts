@@ -23,6 +23,7 @@ export class Trainer {
   private job: { id: number; events: TrainEvents; resolve(r: TrainResult): void; reject(e: Error): void } | null = null;
   private nextId = 1;
   private stopTimer: number | undefined;
+  private assembling = new Map<number, { resolve(answer: string): void; reject(error: Error): void }>();
 
   constructor(private workerUrl: string, private pyodideUrl: string, private onState: (text: string, ready: boolean) => void) {}
 
@@ -56,6 +57,13 @@ export class Trainer {
   }
 
   private receive(message: Record<string, unknown> & { type: string; id: number }): void {
+    if (message.type === "assembled") {
+      const asked = this.assembling.get(message.id);
+      this.assembling.delete(message.id);
+      if (message.error !== undefined) asked?.reject(new Error(String(message.error)));
+      else asked?.resolve(String(message.answer));
+      return;
+    }
     const job = this.job;
     if (!job || message.id !== job.id) return;
     if (message.type === "batch") job.events.batch(message.batch as Batch);
@@ -87,6 +95,17 @@ export class Trainer {
     return new Promise<TrainResult>((resolve, reject) => {
       this.job = { id, events, resolve, reject };
       this.worker!.postMessage({ type: "train", secret: this.secret, job: { ...job, id } });
+    });
+  }
+
+  /** Assemble `script` here, as the server would (for when it cannot be reached): the answer's
+   *  JSON. `url`: the course as the assembler reads it; `lessons`: {number: {status, draft}}. */
+  async assemble(url: string, script: string, lessons: Record<string, unknown>): Promise<string> {
+    await this.ready;
+    const id = this.nextId++;
+    return new Promise<string>((resolve, reject) => {
+      this.assembling.set(id, { resolve, reject });
+      this.worker!.postMessage({ type: "assemble", secret: this.secret, id, url, script, lessons: JSON.stringify(lessons) });
     });
   }
 

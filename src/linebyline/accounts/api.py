@@ -7,17 +7,20 @@ import json
 from collections.abc import Callable
 from functools import wraps
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django_ratelimit.core import is_ratelimited
 
 from .. import progress_merge as pm
 from ..course import CourseErrors
+from ..teaching.access import can_teach
 from ..web.pages import current
 from . import store
 from .openapi import description
-from .tokens import NotSignedIn, authenticate, csrf_problem
+from .tokens import NotSignedIn, authenticate, bearer_token, csrf_problem
 
 SYNC_RATE = "120/m"  # per account: the browser sends at most one batch every few seconds
 
@@ -133,14 +136,44 @@ def progress(request: HttpRequest) -> HttpResponse:
     return answer(pm.document(course, merged))
 
 
-@api_view(("GET",))
+def _shown_messages(request: HttpRequest) -> list[str]:
+    """The messages waiting for this browser (signed in, signed out ...): pages are the same for
+    everyone, so the header's script shows them. Reading them here uses them up."""
+    return [str(message) for message in messages.get_messages(request)]
+
+
+def _links() -> dict[str, str]:
+    return {"signIn": reverse("accounts:login"), "account": reverse("accounts:account"),
+            "signOut": reverse("accounts:logout"), "progress": reverse("api:progress"),
+            "teach": reverse("teach")}
+
+
+@never_cache
 def account(request: HttpRequest) -> HttpResponse:
+    """Who is signed in, and what the page header needs for them: every page is the same for
+    everyone (so a service worker can keep it), and its script fills the account's part from
+    this. Without credentials it answers that nobody is signed in; a bad token is a 401."""
+    if request.method not in ("GET", "HEAD"):
+        return problem(405, "use GET", Allow="GET")
+    if bearer_token(request) is None and not request.user.is_authenticated:
+        return JsonResponse({"signedIn": False, "links": _links(),
+                             "messages": _shown_messages(request)})
+    return _signed_in_account(request)
+
+
+@api_view(("GET", "HEAD"))
+def _signed_in_account(request: HttpRequest) -> HttpResponse:
     user = request.api_user
-    # `seed`: what orders the quiz's choices for this learner on every device (base.html's
-    # data-learner-seed), so the terminal's quiz shows them in the browser's order.
-    return JsonResponse({"username": user.get_username(), "name": user.first_name,
-                         "token": request.api_token.name if request.api_token else None,
-                         "seed": f"account-{user.pk}"})
+    token = request.api_token
+    return JsonResponse({
+        "signedIn": True, "username": user.get_username(), "name": user.first_name,
+        "token": token.name if token else None,
+        # The id the page's events and progress are kept under, and the quiz shuffle's seed (the
+        # same choice order on every device).
+        "account": str(user.pk), "learnerSeed": f"account-{user.pk}",
+        "teach": can_teach(user), "links": _links(),
+        "messages": [] if token else _shown_messages(request),
+    })
 
 
 @api_view(("DELETE",))

@@ -129,11 +129,17 @@ def description() -> dict[str, Any]:
             "/api/account/": {
                 "get": {
                     "summary": "Who the request is signed in as",
+                    "description": "What a page's header shows for them (every page is the same "
+                    "for everyone; its script fills this in). Without credentials the answer "
+                    "says nobody is signed in; the messages waiting for this browser's session "
+                    "come with it once.",
                     "operationId": "readAccount",
+                    "security": [{"session": []}, {"token": []}, {}],
                     "responses": {
-                        "200": {"description": "the account", "content": {"application/json": {
-                            "schema": {"$ref": "#/components/schemas/Account"}}}},
-                        "401": COMMON_ERRORS["401"],
+                        "200": {"description": "the account, or signedIn false",
+                                "content": {"application/json": {
+                                    "schema": {"$ref": "#/components/schemas/Account"}}}},
+                        "401": _error("a token that does not work"),
                     },
                 },
             },
@@ -180,14 +186,24 @@ def description() -> dict[str, Any]:
                                  "properties": {"draft": _text(pm.MAX_DRAFT, "the code"),
                                                 "at": TIME, "device": DEVICE,
                                                 "base": {"$ref": "#/components/schemas/Base"}}},
-                "Account": {"type": "object", "required": ["username", "name", "token"],
-                            "properties": {"username": {"type": "string"},
-                                           "name": {"type": "string"},
-                                           "token": {"type": ["string", "null"],
-                                                     "description": "the name of the token used"},
-                                           "seed": {"type": "string", "description":
-                                                    "orders the quiz's choices for this learner, "
-                                                    "the same on every device"}}},
+                "Account": {"type": "object", "required": ["signedIn", "links", "messages"],
+                            "properties": {
+                                "signedIn": {"type": "boolean"},
+                                "username": {"type": "string"},
+                                "name": {"type": "string"},
+                                "token": {"type": ["string", "null"],
+                                          "description": "the name of the token used"},
+                                "account": {"type": "string", "description": "the id the "
+                                            "browser keeps this account's progress and events "
+                                            "under"},
+                                "learnerSeed": {"type": "string", "description": "the seed of "
+                                                "this learner's order of quiz choices"},
+                                "teach": {"type": "boolean",
+                                          "description": "whether the header shows Teach"},
+                                "links": {"type": "object", "additionalProperties": {
+                                    "type": "string"}, "description": "signIn, account, "
+                                    "signOut, progress, teach"},
+                                "messages": {"type": "array", "items": {"type": "string"}}}},
                 "Error": {"type": "object", "required": ["error"],
                           "properties": {"error": {"type": "string"},
                                          "unknown": {"type": "array", "items": {"type": "string"},

@@ -10,6 +10,8 @@ from django.templatetags.static import static
 from django.urls import reverse
 
 PYODIDE = Path(__file__).parent / "static" / "pyodide"
+# The browser's title bar in the light and the dark theme: the icon's blue, and site.css's dark --bg.
+THEME_COLORS = {"light": "#1d4ed8", "dark": "#15171b"}
 
 
 @cache
@@ -18,9 +20,10 @@ def _pyodide_version() -> str:
     return versions[-1] if versions else "missing"
 
 
-def assets(request: HttpRequest) -> dict[str, str]:
+def assets(request: HttpRequest | None) -> dict[str, object]:
     return {
         "worker_url": static("linebyline/dist/worker.js"),
         "pyodide_url": f"{settings.STATIC_URL}pyodide/{_pyodide_version()}/",
         "dataset_url": reverse("dataset"),
+        "theme_colors": THEME_COLORS,
     }

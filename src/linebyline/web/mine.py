@@ -2,7 +2,8 @@
 
 The browser sends the learner's statuses and drafts (progress lives in the browser); the server
 assembles and answers with the file and where each region came from. The same assembler serves
-`linebyline assemble`. Nothing here runs the learner's code: it is compared and parsed only.
+`linebyline assemble`, and, offline, runs in the browser's Python on the course data served here.
+Nothing here runs the learner's code: it is compared and parsed only.
 """
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ import threading
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
 from django.urls import reverse
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST, require_safe
 from django_ratelimit.decorators import ratelimit
 
-from ..assemble import MAX_DRAFT_CHARS, NOT_KEPT, STATUSES, Assembler, Work
+from ..assemble import MAX_DRAFT_CHARS, STATUSES, Assembler, Work, plain_course, work_from
+from . import rendered
 from .pages import CourseView, lesson_url, runtime_version
 from .views import _course_or_error
 
@@ -49,7 +51,7 @@ def script_choices(view: CourseView) -> list[dict[str, object]]:
                 "; ".join(m.title for m in modules)
         else:
             about = ""
-        found.append({"name": name, "about": about, "url": reverse("script", args=[name])})
+        found.append({"name": name, "about": about, "url": view.script_url(name)})
     return found
 
 
@@ -58,25 +60,51 @@ def page(request: HttpRequest) -> HttpResponse:
     view, error = _course_or_error(request)
     if error:
         return error
+    return rendered.respond(request, page_for(view))
+
+
+def page_for(view: CourseView) -> rendered.RenderedPage:
+    return rendered.shared_page(view, "my-microgpt", "linebyline/my_microgpt.html",
+                                lambda: page_context(view))
+
+
+def page_context(view: CourseView) -> dict[str, object]:
     scripts = script_choices(view)
-    return render(request, "linebyline/my_microgpt.html", {
-        "view": view, "scripts": scripts,
-        "page_data": {"assembleUrl": reverse("my-microgpt-assemble"), "scripts": scripts,
-                      "maxDraft": MAX_DRAFT_CHARS, "runtimeUrl": reverse("runtime") +
-                      f"?v={runtime_version()}", "recheck": {
-                          lesson.number: {"checksUrl": reverse(
-                              "checks", args=[f"{lesson.number}-{lesson.slug}"]) +
-                              f"?v={view.version}", "filename": lesson.exercise.filename}
-                          for lesson in view.course.lessons()}},
-    })
+    return {"scripts": scripts,
+            "page_data": {"assembleUrl": reverse("my-microgpt-assemble"),
+                          "assemblerUrl": assembler_url(view), "scripts": scripts,
+                          "maxDraft": MAX_DRAFT_CHARS,
+                          "runtimeUrl": reverse("runtime") + f"?v={runtime_version()}",
+                          "recheck": {lesson.number: {
+                              "checksUrl": reverse("checks", args=[f"{lesson.number}-{lesson.slug}"])
+                              + f"?v={view.version}", "filename": lesson.exercise.filename}
+                              for lesson in view.course.lessons()}}}
 
 
-# Why a lesson done comes without code that passed, as the page says it (`missing`).
-MISSING = {
-    "not-kept": NOT_KEPT,
-    "fails-now": "done, but the code saved with it does not pass its checks now",
-    "too-large": "done, but its code was too large to send with the rest",
-}
+def assembler_url(view: CourseView) -> str:
+    return reverse("my-microgpt-assembler") + f"?v={view.version}"
+
+
+def assembler_body(view: CourseView) -> bytes:
+    with _lock:
+        if _plain.get(view.version) is None:
+            _plain.clear()
+            _plain[view.version] = json.dumps(plain_course(view.course)).encode()
+        return _plain[view.version]
+
+
+_plain: dict[str, bytes] = {}
+
+
+@require_safe
+@cache_control(public=True, max_age=3600)
+def assembler_data(request: HttpRequest) -> HttpResponse:
+    """The course as the assembler reads it (the URL carries the version): offline, the page
+    assembles in the browser's Python with the same assemble.py as here."""
+    view, error = _course_or_error(request)
+    if error:
+        return JsonResponse({"error": "the course has errors"}, status=500)
+    return HttpResponse(assembler_body(view), content_type="application/json")
 
 
 class BadRequest(Exception):
@@ -115,10 +143,7 @@ def _read_request(request: HttpRequest, known: list[str]) -> tuple[str, dict[str
         if passed is not None and len(passed) > MAX_DRAFT_CHARS:
             raise BadRequest(f"Lesson {number[:20]!r}: the code is {len(passed):,} characters, "
                              f"more than the {MAX_DRAFT_CHARS:,} a lesson's code can be.")
-        missing = entry.get("missing")
-        why = (MISSING.get(missing, NOT_KEPT) + ", so the reference is used") \
-            if passed is None else ""
-        progress[number] = Work(entry["status"], passed, why)
+        progress[number] = work_from(entry)
     return script, progress
 
 

@@ -240,7 +240,8 @@ class CourseView:
         return rows
 
     def exercise_data(self, lesson: Lesson) -> dict[str, Any]:
-        """The Build part's data for the browser; the solution stays out until asked for."""
+        """The Build part's data for the browser; the solution stays out of the page (the
+        checks' file carries it: "Stuck?" shows it from there when asked)."""
         exercise = lesson.exercise
         return {
             "lesson": lesson.number,
@@ -255,7 +256,6 @@ class CourseView:
             # Captions are Markdown like hints (`code` in them), rendered here with HTML escaped.
             "codealong": [{"title": c.title, "caption": self.html(c.caption, lesson), "find": c.find,
                            "type": c.type} for c in exercise.codealong],
-            "solutionUrl": reverse("solution", args=[f"{lesson.number}-{lesson.slug}"]),
             "runtimeUrl": reverse("runtime") + f"?v={runtime_version()}",
         }
 

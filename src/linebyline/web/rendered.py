@@ -1,12 +1,12 @@
-"""Lesson pages rendered once per course version, and answered with ETag / 304 after that.
+"""The course's pages rendered once per course version, and answered with ETag / 304 after that.
 
-A lesson page is the same for every learner: progress lives in the browser, and the feedback
-form and the event log take their CSRF token from the csrftoken cookie, not from the page. So
-the lesson itself (the part that costs: Markdown, widget data, the program listing with hundreds
-of formatted numbers) is rendered once per course version, and for a visitor without a session
-the whole page is too, stored with its gzip form and an ETag that is the same in every server
-process. A visitor with a session (signed in, or with a message to show) gets the site's header
-rendered for them around the same stored lesson.
+Every page of the course (home, lessons, reviews, the program, My microgpt) is the same for every
+learner: progress lives in the browser, the header's account part is filled in by the page's
+script from /api/account/ (account.ts), and forms take their CSRF token from the csrftoken
+cookie, not from the page. So each page is rendered once per course version without the request
+(nothing of any one visitor can end up in it), stored with its gzip form and an ETag that is the
+same in every server process, and a signed-in learner gets it as fast as anyone: the session is
+not even read. That is also what lets the service worker keep the pages for offline use.
 """
 from __future__ import annotations
 
@@ -15,13 +15,14 @@ import hashlib
 import re
 import threading
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.cache import get_conditional_response, patch_vary_headers
 
 from ..course import Lesson
 from .context import assets
@@ -29,7 +30,6 @@ from .forms import FeedbackForm
 from .pages import CourseView, lesson_url, widget_assets
 
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")
-MESSAGES_COOKIE = "messages"  # django.contrib.messages' cookie storage
 
 
 @dataclass(frozen=True)
@@ -49,22 +49,11 @@ def etag_of(body: bytes) -> str:
     return f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
 
 
-MASKED_CSRF_TOKEN = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
-
-
-def personal_etag(body: bytes, csrf_secret: str) -> str:
-    """The ETag of a page rendered for one visitor (the sign-out form in its header). Django masks
-    the form's CSRF token afresh on every render, so the token is left out and the secret it
-    masks goes in instead: the copy the browser keeps stays valid exactly as long as the tag."""
-    return etag_of(MASKED_CSRF_TOKEN.sub(rb"\1\2", body) + b"\0" + csrf_secret.encode())
-
-
 class _PerVersion:
     """What was rendered for one CourseView; forgotten with it when the course changes."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.mains: dict[str, SafeString] = {}
         self.pages: dict[str, RenderedPage] = {}
 
 
@@ -102,40 +91,38 @@ def lesson_context(view: CourseView, lesson: Lesson) -> dict[str, Any]:
     }
 
 
-def lesson_main(view: CourseView, lesson: Lesson) -> SafeString:
-    """The lesson's <article>, rendered once per course version."""
+def shared_page(view: CourseView, key: str, template: str,
+                context: Callable[[], dict[str, Any]]) -> RenderedPage:
+    """The page `key` as everyone gets it, rendered once per course version from `template` and
+    the context `context()` makes (only called the first time)."""
     store = _store(view)
-    main = store.mains.get(lesson.number)
-    if main is None:
-        # Rendered outside the lock: two threads may both render a page once, never wait long.
-        main = mark_safe(render_to_string("linebyline/_lesson_main.html", lesson_context(view, lesson)))
-        with store.lock:
-            main = store.mains.setdefault(lesson.number, main)
-    return main
-
-
-def page_context(view: CourseView, lesson: Lesson) -> dict[str, Any]:
-    """What the page around the stored lesson needs: the rest of the context is in the lesson."""
-    return {"view": view, "lesson": lesson, "widget_assets": widget_assets(lesson.explore.kind),
-            "lesson_main": lesson_main(view, lesson)}
-
-
-def anonymous_page(view: CourseView, lesson: Lesson) -> RenderedPage:
-    """The whole page as a visitor without a session gets it, rendered once per course version
-    without the request (so nothing of any one visitor can end up in it)."""
-    store = _store(view)
-    page = store.pages.get(lesson.number)
+    page = store.pages.get(key)
     if page is None:
-        html = render_to_string("linebyline/lesson.html", {**page_context(view, lesson), **assets(None)})
+        html = render_to_string(template, {"view": view, **context(), **assets(None)})
         page = RenderedPage.of(html.encode())
         with store.lock:
-            page = store.pages.setdefault(lesson.number, page)
+            page = store.pages.setdefault(key, page)
     return page
 
 
-def has_session(request: HttpRequest) -> bool:
-    """Whether the page may show something of this visitor's own (who is signed in, messages)."""
-    return settings.SESSION_COOKIE_NAME in request.COOKIES or MESSAGES_COOKIE in request.COOKIES
+def lesson_page(view: CourseView, lesson: Lesson) -> RenderedPage:
+    return shared_page(view, f"lesson {lesson.number}", "linebyline/lesson.html",
+                       lambda: lesson_context(view, lesson))
+
+
+def respond(request: HttpRequest, page: RenderedPage) -> HttpResponse:
+    """A stored page, gzipped when the browser takes it, or 304 when it has it already."""
+    if "CSRF_COOKIE" not in request.META:
+        get_token(request)  # sets the cookie the page's forms and scripts send back
+    if accepts_gzip(request):
+        response = HttpResponse(page.gzipped, content_type="text/html; charset=utf-8")
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(page.body, content_type="text/html; charset=utf-8")
+    response["ETag"] = page.etag
+    response["Cache-Control"] = "no-cache"  # keep it, but ask every time: the course may change
+    patch_vary_headers(response, ("Cookie", "Accept-Encoding"))
+    return get_conditional_response(request, etag=page.etag, response=response)
 
 
 def accepts_gzip(request: HttpRequest) -> bool:

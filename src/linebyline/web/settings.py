@@ -148,7 +148,6 @@ TEMPLATES = [{
         "django.contrib.auth.context_processors.auth",
         "django.contrib.messages.context_processors.messages",
         "linebyline.web.context.assets",
-        "linebyline.teaching.context.teaching",
     ]},
 }]
 

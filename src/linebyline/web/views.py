@@ -1,14 +1,15 @@
 """The pages and the few JSON endpoints the browser code needs."""
 from __future__ import annotations
 
+import json
 import re
 
 from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.urls import resolve
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_POST, require_safe
@@ -16,7 +17,7 @@ from django_ratelimit.core import is_ratelimited
 from django_ratelimit.decorators import ratelimit
 
 from ..course import CourseErrors
-from . import rendered
+from . import offline, rendered
 from .forms import FeedbackForm
 from .models import LessonFeedback
 from .pages import current, lesson_url, runtime_sources
@@ -37,11 +38,7 @@ def _course_or_error(request: HttpRequest):
                             {"errors": errors.errors}, status=500)
 
 
-@require_safe
-def home(request: HttpRequest) -> HttpResponse:
-    view, error = _course_or_error(request)
-    if error:
-        return error
+def _home_context(view) -> dict:
     modules = []
     for module in view.course.modules:
         published = {lesson.number: lesson for lesson in module.lessons}
@@ -55,8 +52,46 @@ def home(request: HttpRequest) -> HttpResponse:
             entries.append({"number": number, "title": title, "lesson": lesson,
                             "url": lesson_url(lesson) if lesson else ""})
         modules.append({"module": module, "entries": entries})
-    return render(request, "linebyline/home.html", {"view": view, "modules": modules,
-                                                    "complete": view.all_published})
+    return {"modules": modules, "complete": view.all_published}
+
+
+def home_page(view) -> rendered.RenderedPage:
+    return rendered.shared_page(view, "home", "linebyline/home.html", lambda: _home_context(view))
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    view, error = _course_or_error(request)
+    if error:
+        return error
+    return rendered.respond(request, home_page(view))
+
+
+def next_page(view) -> rendered.RenderedPage:
+    return rendered.shared_page(view, "next", "linebyline/next.html", dict)
+
+
+@require_safe
+def next_lesson(request: HttpRequest) -> HttpResponse:
+    """Where the installed app opens: the page's script goes on to the learner's next lesson
+    (progress lives in the browser), or to the course home when every lesson is done."""
+    view, error = _course_or_error(request)
+    if error:
+        return error
+    return rendered.respond(request, next_page(view))
+
+
+def offline_page(view) -> rendered.RenderedPage:
+    return rendered.shared_page(view, "offline", "linebyline/offline.html", dict)
+
+
+@require_safe
+def offline_notice(request: HttpRequest) -> HttpResponse:
+    """What the service worker shows, offline, for a page that needs the server."""
+    view, error = _course_or_error(request)
+    if error:
+        return error
+    return rendered.respond(request, offline_page(view))
 
 
 @require_safe
@@ -70,36 +105,7 @@ def lesson_page(request: HttpRequest, path: str) -> HttpResponse:
     problems = view.computed(lesson).problems
     if problems:
         return render(request, "linebyline/course_errors.html", {"errors": problems}, status=500)
-    if "CSRF_COOKIE" not in request.META:
-        get_token(request)  # sets the cookie the feedback form and the event log send back
-    if rendered.has_session(request):
-        response = render(request, "linebyline/lesson.html", rendered.page_context(view, lesson))
-        # GZipMiddleware compresses it on the way out.
-        etag = rendered.personal_etag(response.content, request.META.get("CSRF_COOKIE", ""))
-    else:
-        page = rendered.anonymous_page(view, lesson)
-        etag = page.etag
-        if rendered.accepts_gzip(request):
-            response = HttpResponse(page.gzipped, content_type="text/html; charset=utf-8")
-            response["Content-Encoding"] = "gzip"
-        else:
-            response = HttpResponse(page.body, content_type="text/html; charset=utf-8")
-    response["ETag"] = etag
-    response["Cache-Control"] = "no-cache"  # keep it, but ask every time: the course may change
-    patch_vary_headers(response, ("Cookie", "Accept-Encoding"))
-    return get_conditional_response(request, etag=etag, response=response)
-
-
-@require_safe
-@cache_control(private=True, max_age=0)
-def solution(request: HttpRequest, path: str) -> JsonResponse:
-    view, error = _course_or_error(request)
-    if error:
-        return JsonResponse({"error": "the course has errors"}, status=500)
-    lesson = view.lesson_by_path(path)
-    if lesson is None:
-        raise Http404("No such lesson")
-    return JsonResponse({"lesson": lesson.number, "solution": lesson.exercise.solution})
+    return rendered.respond(request, rendered.lesson_page(view, lesson))
 
 
 @require_safe
@@ -114,8 +120,12 @@ def checks(request: HttpRequest, path: str) -> HttpResponse:
     lesson = view.lesson_by_path(path)
     if lesson is None or lesson.exercise is None:
         raise Http404("No such lesson")
-    return JsonResponse({"checks": lesson.exercise.checks_source,
-                         "reference": lesson.exercise.solution})
+    return HttpResponse(checks_body(lesson), content_type="application/json")
+
+
+def checks_body(lesson) -> bytes:
+    return json.dumps({"checks": lesson.exercise.checks_source,
+                       "reference": lesson.exercise.solution}).encode()
 
 
 @require_safe
@@ -123,7 +133,29 @@ def program(request: HttpRequest) -> HttpResponse:
     view, error = _course_or_error(request)
     if error:
         return error
-    return render(request, "linebyline/program.html", {"view": view, "rows": view.program_rows()})
+    return rendered.respond(request, program_page(view))
+
+
+def program_page(view) -> rendered.RenderedPage:
+    return rendered.shared_page(view, "program", "linebyline/program.html",
+                                lambda: {"rows": view.program_rows()})
+
+
+def _review_context(view, module) -> dict:
+    lessons = [{"lesson": lesson, "url": lesson_url(lesson),
+                "quiz": view.quiz_view(lesson.quiz, view.quiz_data(lesson), lesson),
+                "lines": len(view.learned_lines(lesson))} for lesson in module.lessons]
+    review_quiz = view.review_quiz_data(module)
+    quiz_data = review_quiz + [item for lesson in module.lessons for item in view.quiz_data(lesson)]
+    lines = sorted({n for lesson in module.lessons for n in view.learned_lines(lesson)})
+    return {
+        "module": module, "lessons": lessons, "quiz_data": quiz_data,
+        "summary": view.html(module.review.summary, module) if module.review else "",
+        "review_quiz": (view.quiz_view(module.review.quiz, review_quiz, module)
+                        if module.review else []),
+        "line_count": len(lines),
+        "rows": [row for row in view.program_rows() if row["number"] in lines],
+        "next_module": view.next_module(module)}
 
 
 @require_safe
@@ -138,20 +170,27 @@ def module_review(request: HttpRequest, number: int) -> HttpResponse:
     problems += view.computed_review(module).problems
     if problems:
         return render(request, "linebyline/course_errors.html", {"errors": problems}, status=500)
-    lessons = [{"lesson": lesson, "url": lesson_url(lesson),
-                "quiz": view.quiz_view(lesson.quiz, view.quiz_data(lesson), lesson),
-                "lines": len(view.learned_lines(lesson))} for lesson in module.lessons]
-    review_quiz = view.review_quiz_data(module)
-    quiz_data = review_quiz + [item for lesson in module.lessons for item in view.quiz_data(lesson)]
-    lines = sorted({n for lesson in module.lessons for n in view.learned_lines(lesson)})
-    return render(request, "linebyline/review.html", {
-        "view": view, "module": module, "lessons": lessons, "quiz_data": quiz_data,
-        "summary": view.html(module.review.summary, module) if module.review else "",
-        "review_quiz": (view.quiz_view(module.review.quiz, review_quiz, module)
-                        if module.review else []),
-        "line_count": len(lines),
-        "rows": [row for row in view.program_rows() if row["number"] in lines],
-        "next_module": view.next_module(module)})
+    return rendered.respond(request, review_page(view, module))
+
+
+def review_page(view, module) -> rendered.RenderedPage:
+    return rendered.shared_page(view, f"review {module.number}", "linebyline/review.html",
+                                lambda: _review_context(view, module))
+
+
+def shared_page_for(view, url: str) -> rendered.RenderedPage:
+    """The stored page a URL of offline.pages() names (for its size in the offline list)."""
+    from . import mine
+
+    match = resolve(url)
+    if match.url_name == "lesson":
+        return rendered.lesson_page(view, view.lesson_by_path(match.kwargs["path"]))
+    if match.url_name == "review":
+        return review_page(view, next(m for m in view.course.modules
+                                      if m.number == match.kwargs["number"]))
+    builders = {"home": home_page, "next-lesson": next_page, "offline": offline_page,
+                "program": program_page, "my-microgpt": mine.page_for}
+    return builders[match.url_name](view)
 
 
 def feedback_learner(request: HttpRequest) -> str:
@@ -252,3 +291,32 @@ def healthz(request: HttpRequest) -> JsonResponse:
     except DatabaseError:
         return JsonResponse({"status": "unavailable", "database": "unreachable"}, status=503)
     return JsonResponse({"status": "ok", "database": "ok"})
+
+
+@require_safe
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker that keeps the course for offline use (offline.py). Asked for by the
+    browser on every visit, bypassing its cache: the answer is made once per version."""
+    view, error = _course_or_error(request)
+    if error:  # the worker the browser has stays, with the course as it was
+        return HttpResponse("// the course has errors", status=503, content_type="text/javascript")
+    script = offline.worker_script(view)
+    gzipped = rendered.accepts_gzip(request)
+    response = HttpResponse(script.gzipped if gzipped else script.body,
+                            content_type="text/javascript; charset=utf-8")
+    if gzipped:
+        response["Content-Encoding"] = "gzip"
+    response["ETag"] = script.etag
+    response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ("Accept-Encoding",))
+    return get_conditional_response(request, etag=script.etag, response=response)
+
+
+@require_safe
+@cache_control(public=True, max_age=3600)
+def web_manifest(request: HttpRequest) -> HttpResponse:
+    """The web app manifest: name, icons and colours, for "Install"."""
+    view, error = _course_or_error(request)
+    if error:
+        return JsonResponse({"error": "the course has errors"}, status=500)
+    return JsonResponse(offline.web_manifest(view), content_type="application/manifest+json")
