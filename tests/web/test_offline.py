@@ -109,7 +109,7 @@ def test_my_microgpt_assembles_the_same_from_the_course_as_data(client, course):
     assert served == json.loads(json.dumps(plain_course(course)))
     lesson = course.lesson("7.4")
     progress = {"7.4": Work("done", lesson.exercise.solution.replace("\n", "\n# mine\n", 1))}
-    sent = {"7.4": {"status": "done", "draft": progress["7.4"].draft}, "7.5": {"status": "odd"}}
+    sent = {"7.4": {"status": "done", "passed": progress["7.4"].draft}, "7.5": {"status": "odd"}}
     assert progress_from(sent) == progress
     for name in Assembler(course).script_names:
         expected = Assembler(course).assemble(name, progress).to_dict()

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from ..assemble import MAX_DRAFT_CHARS
 from ..course import Course
 from ..lesson_standard import learner_lines
+from . import rendered
 from .pages import CourseView
 from .views import _course_or_error
 
@@ -69,14 +69,23 @@ def page(request: HttpRequest) -> HttpResponse:
     view, error = _course_or_error(request)
     if error:
         return error
+    return rendered.respond(request, page_for(view))
+
+
+def page_for(view: CourseView) -> rendered.RenderedPage:
+    """The same for every learner (their figures come from the progress in their browser), so
+    the service worker keeps it with the rest of the course."""
+    return rendered.shared_page(view, "end", "linebyline/end.html", lambda: page_context(view))
+
+
+def page_context(view: CourseView) -> dict[str, object]:
     program = view.course.program_name
-    return render(request, "linebyline/end.html", {
-        "view": view, "program": program, "complete": view.all_published,
-        "beyond": view.inline(BEYOND),
+    return {
+        "program": program, "complete": view.all_published, "beyond": view.inline(BEYOND),
         "page_data": {
             "assembleUrl": reverse("my-microgpt-assemble"), "script": program,
             "myMicrogptUrl": reverse("my-microgpt"), "homeUrl": reverse("home"),
             "maxDraft": MAX_DRAFT_CHARS, "lessons": lesson_facts(view),
             "complete": view.all_published, "reference": reference_run(view),
         },
-    })
+    }

@@ -180,7 +180,7 @@ def review_page(view, module) -> rendered.RenderedPage:
 
 def shared_page_for(view, url: str) -> rendered.RenderedPage:
     """The stored page a URL of offline.pages() names (for its size in the offline list)."""
-    from . import mine
+    from . import end, mine
 
     match = resolve(url)
     if match.url_name == "lesson":
@@ -189,7 +189,7 @@ def shared_page_for(view, url: str) -> rendered.RenderedPage:
         return review_page(view, next(m for m in view.course.modules
                                       if m.number == match.kwargs["number"]))
     builders = {"home": home_page, "next-lesson": next_page, "offline": offline_page,
-                "program": program_page, "my-microgpt": mine.page_for}
+                "program": program_page, "my-microgpt": mine.page_for, "end": end.page_for}
     return builders[match.url_name](view)
 
 
