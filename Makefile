@@ -38,6 +38,6 @@ test: build
 	scripts/system-deps.sh
 	$(BIN)/ruff check .
 	cd frontend && npx tsc --noEmit
-	$(BIN)/linebyline lint --strict
+	$(BIN)/linebyline lint --strict --require-full-coverage
 	$(BIN)/pytest -n $(TEST_WORKERS) --durations=15
 	LINEBYLINE_DATABASE_URL=$(PG_URL) $(BIN)/pytest -n $(TEST_WORKERS) tests/web
