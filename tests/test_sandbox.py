@@ -22,7 +22,7 @@ from .conftest import run_cli
 from .other_user import CliUser
 
 NAMES = ["one", "two"]
-ALL_PASS = "{0} / {0} checks pass.".format(
+ALL_PASS = "{0} / {0} checks pass:".format(
     len(load_course(default_course_path()).lesson("7.5").exercise.check_names))
 SOLUTION = Path(__file__).resolve().parents[1] / "courses/microgpt/lessons/7.5-backward/solution.py"
 
@@ -212,10 +212,11 @@ def test_each_way_passes_the_solution(runner, way):
     assert ALL_PASS in done.stdout
 
 
-def test_check_without_a_file_says_what_it_needs():
-    done = run_cli("check", "7.5")
+def test_check_without_a_file_says_what_it_needs(tmp_path):
+    done = run_cli("check", "7.5", cwd=tmp_path)  # no lesson folder and no backward.py there
     assert done.returncode == 2
-    assert "needs a lesson number and your file" in done.stderr
+    assert ("microgpt/7.5-backward/backward.py: no such file. `linebyline start 7.5` writes it "
+            "there, or name your file: `linebyline check 7.5 FILE`") in done.stderr
 
 
 def test_bubblewrap_is_installed_here():

@@ -115,11 +115,16 @@ def _lesson_folder(lesson: Lesson, course: Course) -> Path:
     return Path(course.slug) / f"{lesson.number}-{lesson.slug}"
 
 
-def _default_file(lesson: Lesson, course: Course) -> Path:
-    """The learner's file when none is named: in the lesson's folder, else here."""
+def _default_file(lesson: Lesson, course: Course, command: str) -> Path:
+    """The learner's file when none is named: in the lesson's folder, else here; a usage error
+    that says how to make it when there is neither."""
     in_folder = _lesson_folder(lesson, course) / lesson.exercise.filename
     here = Path(lesson.exercise.filename)
-    return in_folder if in_folder.exists() or not here.exists() else here
+    if not in_folder.exists() and not here.exists():
+        raise UsageError(f"{in_folder}: no such file. `linebyline start {lesson.number}` writes "
+                         f"it there, or name your file: `linebyline {command} {lesson.number} "
+                         "FILE`")
+    return in_folder if in_folder.exists() else here
 
 
 def cmd_start(args: argparse.Namespace) -> int:
@@ -273,7 +278,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                          "backward.py` (or --explain-sandbox)")
     course = _course(args.course)
     lesson = _lesson(course, args.lesson)
-    path = Path(args.file) if args.file else _default_file(lesson, course)
+    path = Path(args.file) if args.file else _default_file(lesson, course, "check")
     result = check_once(args, course, lesson, path)
     return 0 if result.status == "pass" else 1
 
@@ -334,7 +339,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     course = _course(args.course)
     lesson = _lesson(course, args.lesson)
-    path = Path(args.file) if args.file else _default_file(lesson, course)
+    path = Path(args.file) if args.file else _default_file(lesson, course, "watch")
     _read_source(path)  # a missing file is said now, not on the first save
     args.json = False
     return watch(path, lambda: check_once(args, course, lesson, path, clear=True))
@@ -343,7 +348,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     course = _course(args.course)
     lesson = _lesson(course, args.lesson)
-    path = Path(args.file) if args.file else _default_file(lesson, course)
+    path = Path(args.file) if args.file else _default_file(lesson, course, "run")
     _read_source(path)
     folder = path.resolve().parent
     data = folder / "input.txt"

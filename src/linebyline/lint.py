@@ -73,8 +73,10 @@ def lint_course(course: Course, require_full_coverage: bool = False,
             problems.append(f"{script}: needs exactly one `num_steps = N` line")
     uncovered = course.uncovered_lines()
     if require_full_coverage and uncovered:
-        problems.append(f"{course.program_name}: {len(uncovered)} non-blank lines are taught by "
-                        f"no lesson: {format_ranges(uncovered)}")
+        many = len(uncovered) != 1
+        problems.append(f"{course.program_name}: {len(uncovered)} non-blank "
+                        f"{'lines are' if many else 'line is'} taught by no lesson: "
+                        f"{format_ranges(uncovered)}")
     problems.extend(_taught_twice(course))
     lessons = [lesson for lesson in course.lessons() if not only or lesson.number in only]
     notes = []

@@ -102,7 +102,9 @@ def test_a_signed_in_learner_works_offline_and_the_work_reaches_the_account(
     expect(page.locator("h1")).to_have_text("You are offline")
 
     page.goto(server.url + lesson_path(checked))
+    expect(page.locator("h1")).to_contain_text(checked.title)  # from the cache, offline
     page.reload()
+    expect(page.locator("h1")).to_contain_text(checked.title)
     expect(page.locator(".lesson-header .status")).to_have_text("Done")
     stored = json.loads(page.evaluate(f"localStorage.getItem('{KEY}')"))
     assert stored["lessons"][checked.number]["status"] == "done"
