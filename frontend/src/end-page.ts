@@ -5,7 +5,7 @@
 // names it invented.
 import { setUsable } from "./usable";
 import { type CourseSummary, Progress } from "./progress";
-import { type Assembled, renderAssembly } from "./mine/assembly-view";
+import { type Assembled, downloadAssembled, renderAssembly } from "./mine/assembly-view";
 import { assemblyRequest, fetchAssembly, leftOutNotes } from "./mine/assemble-request";
 import { LossChart, Trend, emptyCurve, extend, type Curve } from "./mine/chart";
 import { loadMyRun, type MyRun } from "./mine/my-runs";
@@ -105,14 +105,7 @@ async function showFile(): Promise<void> {
   setUsable(download, true);
 }
 
-download.addEventListener("click", () => {
-  if (!assembled) return;
-  const link = document.createElement("a");
-  link.href = URL.createObjectURL(new Blob([assembled.text], { type: "text/x-python" }));
-  link.download = assembled.filename;
-  link.click();
-  URL.revokeObjectURL(link.href);
-});
+download.addEventListener("click", () => { if (assembled) downloadAssembled(assembled); });
 
 // --- the run -------------------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@
 import { setUsable } from "./usable";
 import { Python } from "./python";
 import { type CourseSummary, Progress } from "./progress";
-import { type Assembled, renderAssembly } from "./mine/assembly-view";
+import { type Assembled, downloadAssembled, renderAssembly } from "./mine/assembly-view";
 import { Unreachable, assemblyRequest, fetchAssembly, leftOutNotes } from "./mine/assemble-request";
 import { LossChart, Trend, emptyCurve, extend, type Curve } from "./mine/chart";
 import { compare } from "./mine/compare";
@@ -122,14 +122,7 @@ async function assemble(): Promise<void> {
   setTrainingScript(answer);
 }
 
-download.addEventListener("click", () => {
-  if (!assembled) return;
-  const link = document.createElement("a");
-  link.href = URL.createObjectURL(new Blob([assembled.text], { type: "text/x-python" }));
-  link.download = assembled.filename;
-  link.click();
-  URL.revokeObjectURL(link.href);
-});
+download.addEventListener("click", () => { if (assembled) downloadAssembled(assembled); });
 choice.addEventListener("change", () => void assemble());
 progress.onChange(() => { if (!running) void assemble(); });
 

@@ -64,3 +64,12 @@ export function renderAssembly(holder: HTMLElement, notesList: HTMLElement, answ
   notesList.replaceChildren(...[...answer.notes, ...extraNotes].map((note) => element("li", "", note)));
   notesList.hidden = notesList.childElementCount === 0;
 }
+
+/** Save the assembled file as the learner's own download. */
+export function downloadAssembled(assembled: Assembled): void {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([assembled.text], { type: "text/x-python" }));
+  link.download = assembled.filename;
+  link.click();
+  URL.revokeObjectURL(link.href);
+}

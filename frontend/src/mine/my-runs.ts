@@ -4,6 +4,8 @@
 // reference runs (reference-store.ts), a store that cannot be opened or written only means the
 // run is not shown elsewhere: it is never lost work, the learner can train again.
 
+import { getKept, putKept } from "./kept";
+
 export interface MyRun {
   script: string; // "microgpt.py", "train5.py" ...
   steps: number;
@@ -22,43 +24,14 @@ export interface MyRun {
 const DB = "linebyline-my-runs";
 const STORE = "runs";
 
-function open(): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
-
 /** The learner's last finished run of `script`, or null. */
 export async function loadMyRun(script: string): Promise<MyRun | null> {
-  try {
-    const db = await open();
-    return await new Promise((resolve) => {
-      const request = db.transaction(STORE).objectStore(STORE).get(script);
-      request.onsuccess = () => resolve(readRun(request.result));
-      request.onerror = () => resolve(null);
-    });
-  } catch {
-    return null;
-  }
+  return readRun(await getKept(DB, STORE, script));
 }
 
 /** Keep `run` as the learner's last run of its script; false if the browser refused. */
-export async function saveMyRun(run: MyRun): Promise<boolean> {
-  try {
-    const db = await open();
-    return await new Promise<boolean>((resolve) => {
-      const transaction = db.transaction(STORE, "readwrite");
-      transaction.objectStore(STORE).put(run, run.script);
-      transaction.oncomplete = () => resolve(true);
-      transaction.onerror = () => resolve(false);
-      transaction.onabort = () => resolve(false);
-    });
-  } catch {
-    return false;
-  }
+export function saveMyRun(run: MyRun): Promise<boolean> {
+  return putKept(DB, STORE, run.script, run);
 }
 
 const isNumberOrNull = (x: unknown): x is number | null => x === null || (typeof x === "number" && Number.isFinite(x));

@@ -2,6 +2,8 @@
 // steps and data is computed once: the next run of the learner's code needs one worker, not two.
 // A store that cannot be opened or written only means the reference runs again.
 
+import { getKept, putKept } from "./kept";
+
 export interface StoredRun { losses: Array<number | null>; marks: string[]; weights: number[] }
 
 const DB = "linebyline-reference-runs";
@@ -17,38 +19,10 @@ export async function referenceKey(source: string, steps: number, dataset: strin
   return sha256([source, String(steps), await sha256(dataset), python].join("\0"));
 }
 
-function open(): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
-
 export async function loadReference(key: string): Promise<StoredRun | null> {
-  try {
-    const db = await open();
-    return await new Promise((resolve) => {
-      const request = db.transaction(STORE).objectStore(STORE).get(key);
-      request.onsuccess = () => resolve((request.result as StoredRun | undefined) ?? null);
-      request.onerror = () => resolve(null);
-    });
-  } catch {
-    return null;
-  }
+  return ((await getKept(DB, STORE, key)) as StoredRun | undefined) ?? null;
 }
 
 export async function saveReference(key: string, run: StoredRun): Promise<void> {
-  try {
-    const db = await open();
-    await new Promise<void>((resolve) => {
-      const transaction = db.transaction(STORE, "readwrite");
-      transaction.objectStore(STORE).put(run, key);
-      transaction.oncomplete = () => resolve();
-      transaction.onerror = () => resolve();
-    });
-  } catch {
-    // nothing kept: the reference runs again next time
-  }
+  await putKept(DB, STORE, key, run); // not kept: the reference runs again next time
 }
