@@ -30,21 +30,24 @@ class Terminal:
     def __init__(self, folder: Path, env: dict[str, str]) -> None:
         assert shutil.which("tmux"), "tmux drives the terminal test (Debian's tmux package)"
         self.name = f"lbl-{uuid.uuid4().hex[:8]}"
+        # A tmux server of its own: a test in another worker ending its session (and so the
+        # shared server) never takes this one down while it starts.
+        self.tmux = ["tmux", "-L", self.name]
         exports = " ".join(f"{key}={shlex.quote(value)}" for key, value in env.items())
         self.shell = f"cd {shlex.quote(str(folder))} && env {exports} bash --norc --noprofile"
-        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", "200", "-y", "50",
+        subprocess.run([*self.tmux, "new-session", "-d", "-s", self.name, "-x", "200", "-y", "50",
                         self.shell], check=True)
 
     def type(self, line: str, window: str = "0") -> None:
-        subprocess.run(["tmux", "send-keys", "-t", f"{self.name}:{window}", "-l", line],
+        subprocess.run([*self.tmux, "send-keys", "-t", f"{self.name}:{window}", "-l", line],
                        check=True)
-        subprocess.run(["tmux", "send-keys", "-t", f"{self.name}:{window}", "Enter"], check=True)
+        subprocess.run([*self.tmux, "send-keys", "-t", f"{self.name}:{window}", "Enter"], check=True)
 
     def keys(self, *keys: str, window: str = "0") -> None:
-        subprocess.run(["tmux", "send-keys", "-t", f"{self.name}:{window}", *keys], check=True)
+        subprocess.run([*self.tmux, "send-keys", "-t", f"{self.name}:{window}", *keys], check=True)
 
     def screen(self, window: str = "0") -> str:
-        return subprocess.run(["tmux", "capture-pane", "-p", "-J", "-S", "-3000", "-t",
+        return subprocess.run([*self.tmux, "capture-pane", "-p", "-J", "-S", "-3000", "-t",
                                f"{self.name}:{window}"], capture_output=True, text=True,
                               check=True).stdout
 
@@ -59,11 +62,11 @@ class Terminal:
         raise AssertionError(f"{text!r} did not show in {timeout} s:\n{self.screen(window)}")
 
     def new_window(self, name: str) -> None:
-        subprocess.run(["tmux", "new-window", "-t", self.name, "-n", name, self.shell],
+        subprocess.run([*self.tmux, "new-window", "-t", self.name, "-n", name, self.shell],
                        check=True)
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], check=False)
+        subprocess.run([*self.tmux, "kill-server"], check=False)
 
 
 def test_a_terminal_learner_through_a_lesson_then_in_the_browser(server, page: Page, tmp_path,
