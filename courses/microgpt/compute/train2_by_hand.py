@@ -5,7 +5,21 @@ Lesson 8.7 compares train3 with it; tests/test_module_8.py checks its losses are
 """
 
 
-def train2_by_hand(num_steps=1000, learning_rate=1.0):
+_runs = {}
+
+
+def train2_by_hand(*args, **kwargs):
+    """The run for these settings, trained once per process: a lesson's Explore and its facts
+    (which run in one process, one after the other) often need the same run. A copy each time, so
+    a caller that changes what it got cannot change what the next one gets."""
+    import copy
+    key = repr((args, sorted(kwargs.items())))
+    if key not in _runs:
+        _runs[key] = _train2_by_hand(*args, **kwargs)
+    return copy.deepcopy(_runs[key])
+
+
+def _train2_by_hand(num_steps=1000, learning_rate=1.0):
     """train2 (train1's model: one letter in, an MLP, 27 logits out) on plain floats, with the
     gradients by hand: the losses train2.py prints, in a second."""
     import math as m

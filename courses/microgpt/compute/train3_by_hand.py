@@ -8,7 +8,21 @@ look='self' lets a position see only itself, look='all' the whole name.
 """
 
 
-def train3_by_hand(num_steps=1000, learning_rate=0.3, wpe=True, divide=True, norm=True,
+_runs = {}
+
+
+def train3_by_hand(*args, **kwargs):
+    """The run for these settings, trained once per process: a lesson's Explore and its facts
+    (which run in one process, one after the other) often need the same run. A copy each time, so
+    a caller that changes what it got cannot change what the next one gets."""
+    import copy
+    key = repr((args, sorted(kwargs.items())))
+    if key not in _runs:
+        _runs[key] = _train3_by_hand(*args, **kwargs)
+    return copy.deepcopy(_runs[key])
+
+
+def _train3_by_hand(num_steps=1000, learning_rate=0.3, wpe=True, divide=True, norm=True,
                    residual=True, look='past'):
     import math as m
     import random as r
