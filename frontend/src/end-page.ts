@@ -87,7 +87,10 @@ async function showFile(): Promise<void> {
   }
   renderAssembly($("[data-mine-file]"), $("[data-mine-notes]"), assembled, course, leftOutNotes(leftOut));
   const reference = assembled.regions.filter((region) => region.origin === "reference");
-  const lessons = [...new Map(reference.map((region) => [region.lesson, region])).values()];
+  // In course order, the order a learner would go back to them in.
+  const order = (number: string): number[] => number.split(".").map(Number);
+  const lessons = [...new Map(reference.map((region) => [region.lesson, region])).values()]
+    .sort((a, b) => order(a.lesson)[0] - order(b.lesson)[0] || order(a.lesson)[1] - order(b.lesson)[1]);
   status.textContent = lessons.length === 0
     ? `All of it is yours: every one of the ${assembled.total} regions the lessons teach holds your own passing code.`
     : `${assembled.yours} of its ${assembled.total} regions hold your code. The rest is still the reference, from ${lessons.length} lesson${lessons.length === 1 ? "" : "s"}: finish ${lessons.length === 1 ? "it" : "them"} to make it yours.`;

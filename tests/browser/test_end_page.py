@@ -80,3 +80,5 @@ def test_half_done_names_the_lessons_that_still_give_the_reference(server, page:
     still = page.locator("[data-end-reference] li a")
     assert still.count() > 0
     assert all(text.split(" ")[0] not in first_half for text in still.all_inner_texts())
+    numbers = [tuple(map(int, text.split(" ")[0].split("."))) for text in still.all_inner_texts()]
+    assert numbers == sorted(numbers)  # in course order, not the order of the file's regions
