@@ -241,7 +241,19 @@ function explainOfflinePage(): void {
   const found = NEEDS_SERVER.find(([path]) => path.test(location.pathname));
   if (what && found) what.textContent = `${found[1]} This page opens once you are back online.`;
   page.querySelector("[data-action='retry']")?.addEventListener("click", () => location.reload());
-  window.addEventListener("online", () => location.reload());
+  window.addEventListener("online", () => void reopenIfServerAnswers());
+}
+
+/** Browsers say "online" when a network comes up, not when the server can be reached (and
+ * Chromium says it spuriously too): reload only once the server answers, so the page neither
+ * flickers nor cuts short the learner's own move to another page. */
+async function reopenIfServerAnswers(): Promise<void> {
+  try {
+    await fetch(location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" });
+  } catch {
+    return; // still offline, whatever the event said
+  }
+  location.reload();
 }
 
 export function setUpOffline(): void {

@@ -93,6 +93,11 @@ def test_a_signed_in_learner_works_offline_and_the_work_reaches_the_account(
 
     page.goto(server.url + "/accounts/")  # needs the server: says so, not the browser's error
     expect(page.locator("h1")).to_have_text("You are offline")
+    # Browsers say "online" when a network comes up (Chromium now and then for nothing): while
+    # the server cannot be reached the page stays as it is.
+    page.evaluate("window.stillHere = true; window.dispatchEvent(new Event('online'))")
+    page.wait_for_timeout(1500)
+    assert page.evaluate("window.stillHere") is True
     # The installed app opens at /next/: on to the first lesson not done yet.
     page.goto(server.url + "/next/")
     not_done = next(lesson for lesson in course.lessons() if lesson.number != checked.number)
@@ -115,6 +120,14 @@ def test_a_signed_in_learner_works_offline_and_the_work_reaches_the_account(
     account = page.request.get(server.url + "/api/progress/?course=microgpt").json()
     assert account["lessons"][checked.number]["status"] == "done"
     assert account["lessons"][checked.number]["draft"] == checked.exercise.solution
+
+    # A page that needs the server opens by itself once the server answers again.
+    go_offline(context, page)
+    page.goto(server.url + "/accounts/")
+    expect(page.locator("h1")).to_have_text("You are offline")
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("h1")).to_have_text("Your account")
 
 
 @pytest.fixture
