@@ -202,3 +202,18 @@ def test_a_review_of_a_module_without_lessons(copy):
     review = copy / "reviews" / "module-12.yaml"
     review.write_text("module: 12\nsummary: The end.\nquiz: []\n")
     assert errors_of(copy) == [f"{review}:1: module 12 has no published lesson to review"]
+
+
+def test_an_experiment_lab_calls_a_function_of_the_solution_with_settings_it_can_take(copy):
+    path = next((copy / "lessons").glob("12.2-*")) / "lesson.yaml"
+    replace(path, "function: experiment", "function: experimnet")
+    replace(path, "{name: n_embd, label: n_embd, choices: [16, 8, 32]}",
+            "{name: num_steps, label: Steps, choices: [0]}")
+    errors = errors_of(copy)
+    kind = line_of(path, "kind: experiment-lab")
+    assert f"{path}:{kind}: explore params: the experiment-lab widget calls experimnet(), which " \
+           "the solution does not define" in errors
+    assert f"{path}:{line_of(path, 'name: num_steps')}: explore params: setting 2: `name` must be " \
+           "a parameter of the function other than docs and num_steps, not 'num_steps'" in errors
+    assert f"{path}:{line_of(path, 'name: num_steps')}: explore params: setting 2: `choices` must " \
+           "be whole numbers from 1 up, the first of them the default" in errors

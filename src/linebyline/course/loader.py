@@ -5,6 +5,7 @@ module scripts, and ``lessons/<folder>/lesson.yaml`` with the files it names.
 """
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 from typing import Any
@@ -196,6 +197,8 @@ def _lesson(file: Path, course: Course, modules: dict[int, Module],
                        "the Watch text") if watch_name else ""
     explore = _widget(fields, course.path)
     exercise = _exercise(fields, file.parent)
+    if explore is not None and exercise is not None:
+        _widget_finds_its_function(fields, explore, exercise.solution)
     quiz = _quiz(fields)
     facts = fields.get("facts", str, "") or ""
     _compiles(fields, facts, "facts")
@@ -270,6 +273,20 @@ def _widget(fields: Fields, course_path: Path) -> Widget | None:
         explore.error(f"the {kind} widget shows numbers computed by the lesson's code: add "
                       "`compute`, code that sets `data`", "kind")
     return Widget(kind, _plain(params.data), compute or "", explore.line())
+
+
+def _widget_finds_its_function(fields: Fields, explore: Widget, solution: str) -> None:
+    """A widget that calls a function of the lesson's solution finds it there, at the top."""
+    name = explore.params.get("function")
+    if not KINDS[explore.kind].runs_solution or not isinstance(name, str) or not solution:
+        return
+    try:
+        tree = ast.parse(solution)
+    except SyntaxError:
+        return  # the exercise's own checks say so
+    if not any(isinstance(node, ast.FunctionDef) and node.name == name for node in tree.body):
+        fields.error(f"explore params: the {explore.kind} widget calls {name}(), which the "
+                     "solution does not define", line=explore.line)
 
 
 def _plain(value: Any) -> Any:

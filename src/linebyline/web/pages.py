@@ -88,9 +88,14 @@ class CourseView:
         params = dict(lesson.explore.params)
         if lesson.explore.compute:
             params["data"] = self.computed(lesson).data
-        for key in KINDS[lesson.explore.kind].scripts:
+        kind = KINDS[lesson.explore.kind]
+        for key in kind.scripts:
             if key in params:
                 params[f"{key}Url"] = self.script_url(params[key])
+        if kind.runs_solution:
+            # No secret: "Stuck?" shows the same solution.
+            params["program"] = lesson.exercise.solution
+            params["programName"] = lesson.exercise.filename
         return params
 
     def scripts(self) -> set[str]:
