@@ -98,3 +98,12 @@ def test_lint_strict_fails_on_a_shortfall_plain_lint_only_reports_it(copy):
     strict = run_cli("lint", str(copy), "--lesson", "7.4", "--strict")
     assert strict.returncode == 1
     assert "✗ " in strict.stdout and "the lead says 'Nine lines'" in strict.stdout
+
+
+def test_a_python_name_outside_backticks_is_refused(copy):
+    path = next((copy / "lessons").glob("7.2-*")) / "lesson.yaml"
+    replace(path, "`__slots__` is a tuple of names", "__slots__ is a tuple of names")
+    lesson = load_course(copy).lesson("7.2")
+    problems = lesson_standard.reference_problems(load_course(copy), lesson, compute_lesson(lesson))
+    assert problems == [f"{path}: the text writes __slots__ outside backticks, and Markdown shows "
+                        "it as 'slots' in bold or italics: write `__slots__`"]

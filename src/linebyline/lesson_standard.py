@@ -9,7 +9,9 @@ or game a learner:
 - a known mistake whose message hands over the very line to write (that belongs in `fix:`);
 - a lead that says "Sixteen lines" when the lesson unlocks 13;
 - a `{{fact}}` the lesson's `facts` does not compute, or a reference to a lesson the course does
-  not plan.
+  not plan;
+- a Python name with underscores written outside backticks (`__init__` would show as a bold
+  "init").
 
 The rules are documented in docs/authoring.md ("The lesson standard").
 """
@@ -21,7 +23,7 @@ from pathlib import Path
 
 from .computed import Computed
 from .course import Course, Lesson, Module, Question
-from .course.prose import fact_names, lesson_references
+from .course.prose import fact_names, lesson_references, underscore_emphasis
 
 # A right choice this much longer than every other (and by this many characters) is a tell.
 LONGER_RATIO = 1.25
@@ -188,6 +190,9 @@ def text_problems(course: Course, texts: Iterable[str], where: Path, computed: C
         for name in sorted(fact_names(text) - set(computed.facts)):
             problems.append(f"{where}: the text quotes {{{{{name}}}}}, which `facts` does not "
                             "compute")
+        for name in underscore_emphasis(text):
+            problems.append(f"{where}: the text writes {name} outside backticks, and Markdown "
+                            f"shows it as {name.strip('_')!r} in bold or italics: write `{name}`")
     return problems
 
 

@@ -16,36 +16,12 @@ from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
-from markdown_it import MarkdownIt
 
 from .. import runtime
 from ..computed import Computed, compute_lesson, compute_review
 from ..course import Course, Lesson, Module, default_course_path, load_course
-from ..course.prose import LESSON_REFERENCE, TAG, fill_facts
+from ..course.prose import LESSON_REFERENCE, TAG, fill_facts, inline_markdown, markdown
 from ..course.widgets import KINDS
-
-_markdown = MarkdownIt("commonmark", {"html": False, "typographer": True}).enable("table")
-
-
-def _focusable(renderer, tokens, index, options, env) -> str:
-    """Tables may scroll sideways on a phone: keyboard users must be able to reach them."""
-    tokens[index].attrSet("tabindex", "0")
-    return renderer.renderToken(tokens, index, options, env)
-
-
-_markdown.add_render_rule("table_open", _focusable)
-
-
-def markdown(text: str) -> str:
-    """Markdown to HTML; raw HTML in the source is escaped, never passed through."""
-    html = _markdown.render(text)
-    # A fenced code block renders as <pre><code>; let the <pre>, which scrolls, take focus.
-    return html.replace("<pre><code", '<pre tabindex="0"><code')
-
-
-def inline_markdown(text: str) -> str:
-    """One line of Markdown (`code`, *emphasis*) to HTML, without a paragraph around it."""
-    return _markdown.renderInline(text)
 
 
 def lesson_url(lesson: Lesson) -> str:
