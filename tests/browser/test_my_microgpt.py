@@ -162,6 +162,7 @@ def test_failing_code_is_never_yours_even_when_the_lesson_is_done(
     expect(page.locator("[data-mine-file]")).to_contain_text("child.grad += local_grad * node.grad")
     for part in region(page, "7.5").all():
         expect(part).to_have_attribute("data-origin", "yours")
+        expect(part.locator(".mine-label")).to_contain_text("Yours · from your Build in lesson 7.5")
         expect(part).not_to_contain_text("child.grad = ")
     assert region(page, "7.4").count() > 0
     for part in region(page, "7.4").all():
@@ -191,6 +192,8 @@ def test_without_a_passing_backward_the_reference_is_used_for_it_and_marked_and_
         expect(part.locator(".mine-origin")).to_have_text("Reference")
         expect(part.locator(".mine-label a")).to_have_attribute(
             "href", f"/lessons/{owner.number}-{owner.slug}/")
+        expect(part.locator(".mine-label")).to_contain_text(
+            f"Reference · in place of your Build in lesson {owner.number}")
         expect(part.locator(".mine-label")).to_contain_text("its checks have not all passed yet")
     expect(region(page, "7.4").first).to_have_attribute("data-origin", "yours")
 

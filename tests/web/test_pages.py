@@ -117,6 +117,16 @@ def test_unlocked_lines_are_highlighted_and_link_to_their_lesson(client, course)
     assert f"This lesson teaches {taught} line{'s' if taught != 1 else ''} of" in page
 
 
+def test_a_lesson_that_adds_no_line_says_why_in_its_own_words(client, course):
+    # After 11.3 no line is left to teach: nothing may claim 12.3 prepares lines to come.
+    lesson = course.lesson("12.3")
+    assert not lesson.unlocked_lines()
+    page = client.get(f"/lessons/12.3-{lesson.slug}/").content.decode()
+    unlocked = page[page.index('id="unlocked"'):page.index('class="prose where"')]
+    assert "This lesson" not in unlocked and "You have learned" in unlocked
+    assert "This lesson adds no line" in page[page.index('class="prose where"'):]
+
+
 def test_program_page_shows_every_line_linked_to_its_lesson(client, course):
     page = client.get("/program/").content.decode()
     assert page.count('data-line="') == len(course.program.rstrip("\n").split("\n"))

@@ -46,7 +46,10 @@ export function renderAssembly(holder: HTMLElement, notesList: HTMLElement, answ
     part.dataset.origin = region.origin;
     part.dataset.lesson = region.lesson;
     const label = element("p", "mine-label");
-    label.append(element("span", "mine-origin", region.origin === "yours" ? "Yours" : "Reference"), " · lesson ");
+    // Which Build wrote (or will write) these lines: it may be a later lesson than the one that
+    // first taught them (11.4's Build writes line 158 again, in a function of its own).
+    label.append(element("span", "mine-origin", region.origin === "yours" ? "Yours" : "Reference"),
+      region.origin === "yours" ? " · from your Build in lesson " : " · in place of your Build in lesson ");
     const link = element("a", "", `${region.lesson} ${region.title}`);
     link.href = region.url;
     label.append(link);
