@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from linebyline.course import default_course_path
 from linebyline.dataset import names_file
 
-from .conftest import busy_widget_passes_axe_and_fits_a_phone
+from .conftest import busy_widget_passes_axe_and_fits_a_phone, wait_for_python
 
 pytestmark = pytest.mark.browser
 CACHES_TOGGLE = "Try the caches made once for all names, or at every position"
@@ -72,6 +72,59 @@ def test_temperatures_same_random_numbers_and_no_run_of_ones_own(server, page: P
     expect(widget.locator(".ns-own")).to_contain_text("Train your own")
     widget.get_by_label("Try multiplying by the temperature").check()
     assert column_names(widget, 1) != [name or "(an empty name)" for name in RUN["samples"]]
+
+
+def keep_my_run(page: Page, **run) -> None:
+    """A finished run of the learner's microgpt.py, kept as My microgpt keeps one (mine/kept.ts)."""
+    kept = {"script": "microgpt.py", "steps": RUN["steps"], "bundledNames": True,
+            "dataset": "the bundled names", "losses": RUN["losses"], "referenceLosses": RUN["losses"],
+            "verdict": "", "weights": RUN["weights"], "names": RUN["samples"], "temperature": 0.5,
+            "seconds": 300, "at": 0, **run}
+    page.evaluate("""run => new Promise((resolve, reject) => {
+        const request = indexedDB.open("linebyline-my-runs", 1);
+        request.onupgradeneeded = () => request.result.createObjectStore("runs");
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+            const put = request.result.transaction("runs", "readwrite");
+            put.objectStore("runs").put(run, run.script);
+            put.oncomplete = () => { request.result.close(); resolve(); };
+            put.onerror = () => reject(put.error);
+        };
+    })""", kept)
+    page.reload()
+    page.wait_for_selector("[data-widget][data-mounted]")
+
+
+def test_11_2_draws_the_columns_from_the_learners_own_weights(server, page: Page):
+    page.goto(server.url + lesson("11.2"))
+    page.wait_for_selector("[data-widget][data-mounted]")
+    widget = page.locator("[data-widget='name-samples']")
+    course = [column_names(widget, i) for i in range(4)]
+    # Trained on a file of the learner's own: another vocabulary, so not offered.
+    keep_my_run(page, bundledNames=False, dataset="cities.txt")
+    expect(widget.locator(".ns-own")).to_contain_text("Train your own")
+    expect(widget.locator("[data-own]")).to_have_count(0)
+
+    # The very weights microgpt.py trained to: the same random numbers draw the same names.
+    keep_my_run(page)
+    expect(widget.locator(".ns-own")).to_contain_text(
+        f"Found your microgpt.py, trained {RUN['steps']:,} steps in My microgpt")
+    wait_for_python(page)
+    widget.locator("[data-own]").click()
+    expect(widget.locator(".ns-own-status")).to_have_text(
+        "Your weights drew exactly the course's names: your microgpt trained to the very same numbers.",
+        timeout=120_000)
+    assert [column_names(widget, i) for i in range(4)] == course
+
+    # Weights of another run (here: every weight halved) draw other names from the same numbers.
+    keep_my_run(page, weights=[w / 2 for w in RUN["weights"]], steps=200)
+    wait_for_python(page)
+    widget.locator("[data-own]").click()
+    expect(widget.locator(".ns-own-status")).to_contain_text("where they differ from the course's",
+                                                              timeout=120_000)
+    assert [column_names(widget, i) for i in range(4)] != course
+    widget.get_by_role("button", name="Back to the course's weights").click()
+    assert [column_names(widget, i) for i in range(4)] == course
 
 
 def test_endings_are_told_by_length_and_without_bos_every_name_runs_to_the_limit(server, page: Page):
