@@ -21,7 +21,7 @@ import threading
 from pathlib import Path
 
 from linebyline.course import default_course_path
-from linebyline.training import configure
+from linebyline.mine.training import configure
 
 SCRIPTS = ["train2.py", "train3.py", "train4.py", "train5.py", "microgpt.py"]
 

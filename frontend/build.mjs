@@ -31,7 +31,7 @@ await esbuild.build({
   target: ["es2022"],
   outdir: OUT,
   chunkNames: "chunks/[name]-[hash]",
-  // The training worker runs src/linebyline/training.py, the file the CLI runs: bundled as text.
+  // The training worker runs src/linebyline/mine/training.py, the file the CLI runs: bundled as text.
   loader: { ".py": "text" },
   logLevel: "warning",
 });

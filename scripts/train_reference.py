@@ -26,7 +26,7 @@ from pathlib import Path
 
 from linebyline.course import default_course_path
 from linebyline.dataset import BUNDLED_NAMES
-from linebyline.training import Run
+from linebyline.mine.training import Run
 
 ROOT = Path(__file__).resolve().parents[1]
 

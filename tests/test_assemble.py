@@ -1,4 +1,4 @@
-"""Assembling the learner's own scripts (linebyline.assemble).
+"""Assembling the learner's own scripts (linebyline.mine.assemble).
 
 Every lesson's solution, as a learner's draft, must give back exactly the reference program in
 every script that has its lines; every other correct spelling in tests/lessons/ must either be
@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from linebyline.assemble import NOT_KEPT, Assembler, ProgressError, Unchecked, Work, read_progress
 from linebyline.course import Course
 from linebyline.lesson_standard import learner_lines
-from linebyline.mine import run_recorded, verdict
+from linebyline.mine.assemble import NOT_KEPT, Assembler, ProgressError, Unchecked, Work, read_progress
+from linebyline.mine.terminal import run_recorded, verdict
 from linebyline.scripts import parse_step, run_source
 
 from .learner_files import learner_files
@@ -484,7 +484,7 @@ def train4_beside_the_reference(assembler: Assembler, progress: dict[str, Work],
                                 names_file: Path) -> tuple[object, list]:
     """My microgpt's run of the learner's train4 and the reference's, step by step (the same
     records and verdict as `linebyline train --mine`): (the verdict, the learner's regions)."""
-    from linebyline.mine import run_recorded, verdict
+    from linebyline.mine.terminal import run_recorded, verdict
 
     assembly = assembler.assemble("train4.py", progress)
     mine = run_recorded(assembly.text, assembly.filename, names_file, TRAIN4_STEPS, None,

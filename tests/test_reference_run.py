@@ -14,7 +14,7 @@ from pathlib import Path
 
 from linebyline.course import default_course_path
 from linebyline.dataset import BUNDLED_NAMES
-from linebyline.training import Run
+from linebyline.mine.training import Run
 
 COURSE = default_course_path()
 RUN_PATH = COURSE / "runs" / "microgpt.json"

@@ -1,11 +1,11 @@
-"""linebyline.training: what a learner is told when a run fails or differs from the reference."""
+"""linebyline.mine.training: what a learner is told when a run fails or differs from the reference."""
 from __future__ import annotations
 
 import sys
 
 import pytest
 
-from linebyline.training import SetupError, compare, configure, train
+from linebyline.mine.training import SetupError, compare, configure, train
 
 ENDLESS_WALK = """
 class Node:

@@ -1,5 +1,5 @@
 // The training worker of the My microgpt page: Pyodide running one course script, the learner's
-// own or the reference, under linebyline/training.py (the very file `linebyline train --mine`
+// own or the reference, under linebyline/mine/training.py (the very file `linebyline train --mine`
 // uses). Training runs entirely here; the page gets each step's exact loss and a fingerprint of
 // the weights in batches, at most every BATCH_MS, so a step is never slowed by the page.
 //
@@ -11,8 +11,8 @@
 // is needed once Python runs is taken first, and every message carries the page's secret.
 /// <reference lib="webworker" />
 import type { Pyodide, PyProxy } from "./pyodide-api";
-import trainingSource from "../../src/linebyline/training.py";
-import assembleSource from "../../src/linebyline/assemble.py";
+import trainingSource from "../../src/linebyline/mine/training.py";
+import assembleSource from "../../src/linebyline/mine/assemble.py";
 import { CONTROL, type Batch, type TrainJob } from "./mine/protocol";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;

@@ -19,7 +19,7 @@ from .sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
 if TYPE_CHECKING:  # each command imports what it needs, when it runs: `check` must start fast
     from tqdm import tqdm
 
-    from .assemble import Assembler, Assembly
+    from .mine.assemble import Assembler, Assembly
     from .runtime import Result
 
 USAGE_ERROR = 2
@@ -505,9 +505,9 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def _train_mine(args: argparse.Namespace, course: Course) -> int:
     from .dataset import check_dataset
-    from .mine import ReferenceRun, describe, run_recorded, verdict
+    from .mine.terminal import ReferenceRun, describe, run_recorded, verdict
+    from .mine.training import SetupError, configure
     from .scripts import ScriptError
-    from .training import SetupError, configure
 
     assembly = _assembly(args, course)
     print("\n".join(describe(assembly)[:1]) + " (`linebyline assemble` lists them.)")
@@ -558,7 +558,7 @@ _ASSEMBLERS: dict[Path, Assembler] = {}
 
 
 def _assembler(course: Course) -> Assembler:
-    from .assemble import Assembler
+    from .mine.assemble import Assembler
 
     if course.path not in _ASSEMBLERS:
         _ASSEMBLERS[course.path] = Assembler(course)
@@ -568,8 +568,8 @@ def _assembler(course: Course) -> Assembler:
 def _assembly(args: argparse.Namespace, course: Course) -> Assembly:
     """The script named by --script / SCRIPT, assembled from the code that passed its checks:
     in the --progress file, or else in this machine's progress."""
-    from .assemble import read_lessons
-    from .mine import MineError, load_progress
+    from .mine.assemble import read_lessons
+    from .mine.terminal import MineError, load_progress
 
     assembler = _assembler(course)
     try:
@@ -595,7 +595,7 @@ def _assembly(args: argparse.Namespace, course: Course) -> Assembly:
     for problem in left_out:
         print(f"linebyline: left out of {args.progress or 'your progress'}: {problem}",
               file=sys.stderr)
-    from .mine import check_again
+    from .mine.terminal import check_again
     from .sandbox import SandboxUnavailable
 
     try:
@@ -606,7 +606,7 @@ def _assembly(args: argparse.Namespace, course: Course) -> Assembly:
 
 
 def cmd_assemble(args: argparse.Namespace) -> int:
-    from .mine import describe
+    from .mine.terminal import describe
 
     course = _course(args.course)
     assembly = _assembly(args, course)

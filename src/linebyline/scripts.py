@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .dataset import check_dataset
-from .training import NUM_STEPS as NUM_STEPS  # the lint reads it from here
-from .training import SetupError, configure
+from .mine.training import NUM_STEPS as NUM_STEPS  # the lint reads it from here
+from .mine.training import SetupError, configure
 
 STEP_LINE = re.compile(r"^step\s+(\d+) / (\d+) \| loss ([0-9.]+|nan|inf)$")
 
@@ -65,7 +65,7 @@ def run_source(source: str, filename: str, dataset: Path, steps: int | None = No
     """Run a script's text as ``filename`` on ``dataset``, yielding its output lines
     (``steps`` training steps and ``samples`` names, when given).
 
-    With ``record``, it runs under linebyline.training, which writes every step's exact loss and
+    With ``record``, it runs under linebyline.mine.training, which writes every step's exact loss and
     weights fingerprint, then the final weights, to that file as JSON lines."""
     check_dataset(dataset)
     if steps is not None and steps < 1:
@@ -79,7 +79,7 @@ def run_source(source: str, filename: str, dataset: Path, steps: int | None = No
         shutil.copyfile(dataset, work / "input.txt")
         (work / filename).write_text(source, encoding="utf-8")
         command = [sys.executable, "-u", filename] if record is None else \
-            [sys.executable, "-u", "-m", "linebyline.training", filename, str(record)]
+            [sys.executable, "-u", "-m", "linebyline.mine.training", filename, str(record)]
         process = subprocess.Popen(
             command, cwd=work, text=True, encoding="utf-8",
             stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -10,7 +10,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client, override_settings
 
-from linebyline.assemble import Assembler, PlainCourse, Work, plain_course, progress_from
+from linebyline.mine.assemble import Assembler, PlainCourse, Work, plain_course, progress_from
 from linebyline.web import mine, offline
 from linebyline.web.pages import current
 

@@ -1,5 +1,5 @@
 // How the learner's run compares with the reference run: the words of training.compare()
-// (src/linebyline/training.py), which `linebyline train --mine` prints, said the same way here.
+// (src/linebyline/mine/training.py), which `linebyline train --mine` prints, said the same way here.
 
 export interface Verdict { kind: "same" | "rounding" | "parted" | "nothing"; text: string; step: number }
 

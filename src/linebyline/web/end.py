@@ -18,9 +18,9 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from ..assemble import MAX_DRAFT_CHARS
 from ..course import Course
 from ..lesson_standard import learner_lines
+from ..mine.assemble import MAX_DRAFT_CHARS
 from . import rendered
 from .pages import CourseView
 from .views import _course_or_error

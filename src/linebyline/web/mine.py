@@ -17,7 +17,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST, require_safe
 from django_ratelimit.decorators import ratelimit
 
-from ..assemble import MAX_DRAFT_CHARS, STATUSES, Assembler, Work, plain_course, work_from
+from ..mine.assemble import MAX_DRAFT_CHARS, STATUSES, Assembler, Work, plain_course, work_from
 from . import rendered
 from .pages import CourseView, lesson_url, runtime_version
 from .views import _course_or_error
@@ -100,7 +100,7 @@ _plain: dict[str, bytes] = {}
 @cache_control(public=True, max_age=3600)
 def assembler_data(request: HttpRequest) -> HttpResponse:
     """The course as the assembler reads it (the URL carries the version): offline, the page
-    assembles in the browser's Python with the same assemble.py as here."""
+    assembles in the browser's Python with the same mine/assemble.py as here."""
     view, error = _course_or_error(request)
     if error:
         return JsonResponse({"error": "the course has errors"}, status=500)

@@ -24,7 +24,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # only the types: in the browser this file runs without the course package
-    from .course import Course, Lesson
+    from ..course import Course, Lesson
 
 STATUSES = ("not-started", "in-progress", "done")
 MAX_DRAFT_CHARS = 200_000  # what the browser's editor holds (progress.ts MAX_DRAFT)

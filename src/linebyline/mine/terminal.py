@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..computed import cache_dir
+from ..course import Course
+from ..scripts import run_source
 from .assemble import Assembly, ProgressError, Unchecked, Work, read_progress
-from .computed import cache_dir
-from .course import Course
-from .scripts import run_source
 from .training import Verdict, compare, configure
 
 if TYPE_CHECKING:
-    from .local_progress import LocalProgress
+    from ..local_progress import LocalProgress
 
 MAX_PROGRESS_BYTES = 64_000_000  # a file of every lesson's longest draft is about 15 MB
 RECORD_PROTOCOL = "1"  # bump when what a record holds changes
@@ -62,7 +62,7 @@ def check_again(course: Course, progress: dict[str, Work], wanted: list[str],
     """Lessons marked done whose code was never kept as passing (older progress, a file edited
     by hand) have their saved draft checked again (in the sandbox, as `check` does): used only
     if it passes now, and then kept as the code that passed in `local`, when given."""
-    from .sandbox import check_source
+    from ..sandbox import check_source
 
     checked = dict(progress)
     for number in wanted:
@@ -103,7 +103,7 @@ def describe(assembly: Assembly) -> list[str]:
 
 @dataclass
 class Record:
-    """What a run under linebyline.training wrote: exact losses, weights fingerprints, and the
+    """What a run under linebyline.mine.training wrote: exact losses, weights fingerprints, and the
     final weights (when it ran to its end)."""
 
     losses: list[float | None] = field(default_factory=list)
@@ -125,7 +125,7 @@ class Record:
 
 def run_recorded(source: str, filename: str, dataset: Path, steps: int | None,
                  temperature: float | None, on_line: Callable[[str], None]) -> Record:
-    """Run a script under linebyline.training; its output lines go to on_line as they come.
+    """Run a script under linebyline.mine.training; its output lines go to on_line as they come.
     Raises subprocess.CalledProcessError if the script fails."""
     with tempfile.TemporaryDirectory(prefix="linebyline-record-") as folder:
         record = Path(folder) / "record.jsonl"

@@ -300,7 +300,7 @@ def _weights_closeness(mine: list[float] | None, reference: list[float] | None) 
             else " (at the end they are the same again)")
 
 
-# --- the terminal's side: `python -m linebyline.training` -------------------------------------
+# --- the terminal's side: `python -m linebyline.mine.training` -------------------------------------
 
 def main(argv: list[str]) -> int:
     """Run SCRIPT (already configured) as `linebyline train --mine` does, writing each step's
