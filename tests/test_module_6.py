@@ -149,7 +149,12 @@ def test_6_1_watch_numbers(in_folder):
     row[0] = old
     watch = " ".join(shown_text("6.1", lesson("6.1").watch).split())
     assert f"It is {old:.4f}." in watch
-    assert f"| {up:.10f} |" in watch and f"| {down:.10f} |" in watch
+    assert f"| {up:.12f} |" in watch and f"| {down:.12f} |" in watch
+    # the digits shown are enough to redo the division by hand
+    shown_up, shown_down, shown_slope = re.search(
+        r"slope = \((\d\.\d+) − (\d\.\d+)\) / 0\.00002 = \*\*(−\d\.\d+)\*\*", watch).groups()
+    by_hand = (float(shown_up) - float(shown_down)) / 2e-5
+    assert f"{by_hand:.6f}".replace("-", "−") == shown_slope
     assert f"**{(up - down) / 2e-5:.6f}**".replace("-", "−") in watch
     assert f"{2 * sum(len(r) for m in ns['weights'].values() for r in m):,}" in watch
 
