@@ -149,7 +149,12 @@ def test_6_1_watch_numbers(in_folder):
     row[0] = old
     watch = " ".join(shown_text("6.1", lesson("6.1").watch).split())
     assert f"It is {old:.4f}." in watch
-    assert f"| {up:.10f} |" in watch and f"| {down:.10f} |" in watch
+    assert f"| {up:.12f} |" in watch and f"| {down:.12f} |" in watch
+    # the digits shown are enough to redo the division by hand
+    shown_up, shown_down, shown_slope = re.search(
+        r"slope = \((\d\.\d+) − (\d\.\d+)\) / 0\.00002 = \*\*(−\d\.\d+)\*\*", watch).groups()
+    by_hand = (float(shown_up) - float(shown_down)) / 2e-5
+    assert f"{by_hand:.6f}".replace("-", "−") == shown_slope
     assert f"**{(up - down) / 2e-5:.6f}**".replace("-", "−") in watch
     assert f"{2 * sum(len(r) for m in ns['weights'].values() for r in m):,}" in watch
 
@@ -223,7 +228,7 @@ def test_6_5_numbers_come_from_the_run():
         for value in (first, last, flat):
             assert f"{value:.2f}" in text, (value, text)
     assert small > 2.9  # 0.1 barely moves: the quiz says "about 3.0"
-    assert result.answers == {0: 0.5, 1: pytest.approx(0.001)}
+    assert result.answers == {0: 0.75, 1: pytest.approx(0.005)}
 
 
 def test_6_5_the_gradient_quoted_is_the_first_names_at_the_starting_weights(in_folder):
@@ -243,10 +248,12 @@ def test_6_6_compares_honestly_with_train0():
     network, table = answers[1], answers[2]
     assert table < network  # the table of counts wins: one letter of context, all the names
     watch = shown_text("6.6", lesson("6.6").watch)
-    assert f"**{network:.2f}**" in watch and f"**{table:.2f}**" in watch
+    # the quiz asks for both losses, so the Watch must not print them
+    assert f"{network:.2f}" not in watch and f"{table:.2f}" not in watch
+    assert "did not beat the table" in " ".join(watch.split())
     assert f"{network:.4f}" in shown_text("6.6", lesson("6.6").quiz[1].explain)
     assert f"{table:.4f}" in shown_text("6.6", lesson("6.6").quiz[2].explain)
-    assert answers[0] == pytest.approx(math.exp(4) / (math.exp(4) + math.exp(2) + 1))
+    assert answers[0] == pytest.approx(math.exp(2) / (math.exp(2) + 2))  # logits [1, 0, 0] at 0.5
 
 
 def test_6_6_watch_temperature_table(in_folder):

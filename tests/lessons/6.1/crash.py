@@ -1,4 +1,4 @@
-"""Lesson 6.1, a typo: `los_up` raises NameError inside nudge_slope."""
+"""Lesson 6.1, a typo made while editing the given nudge_slope: `los_up` raises NameError."""
 # expect: fail | nudge_slope puts the weight back | NameError
 import math
 import random

@@ -1,5 +1,5 @@
-"""Lesson 6.1, half done: name_loss is written, nudge_slope is still the starter's."""
-# expect: fail | nudge_slope measures the central slope | It returned 0
+"""Lesson 6.1, half done: the losses are collected, but name_loss still returns 0.0."""
+# expect: fail | name_loss is the mean of -log p | It still returns 0.0
 import math
 import random
 
@@ -51,15 +51,21 @@ def mlp(token):
 def name_loss(tokens, n):
     """The mean loss of one name, forward only: what the numerical gradient nudges."""
     losses = [-math.log(softmax(mlp(tokens[pos])[2])[tokens[pos + 1]]) for pos in range(n)]
-    return (1 / n) * sum(losses)
+    # TODO (one line): return the mean of losses, written as (1 / n) times their sum.
+    return 0.0
 
 
 def nudge_slope(name, i, k, tokens, n, nudge=1e-5):
     """d(loss)/d(weights[name][i][k]) for one name, measured by nudging that one weight."""
+    # Given: your nudging of lesson 4.2, with one weight of the model as the number nudged.
     row = weights[name][i]
     old = row[k]
-    # TODO: nudge up, measure, nudge down, measure, put back, slope
-    slope = 0.0
+    row[k] = old + nudge
+    loss_up = name_loss(tokens, n)
+    row[k] = old - nudge
+    loss_down = name_loss(tokens, n)
+    row[k] = old  # put the weight back exactly
+    slope = (loss_up - loss_down) / (2 * nudge)
     return slope
 
 

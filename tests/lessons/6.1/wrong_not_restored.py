@@ -1,4 +1,4 @@
-"""Lesson 6.1, wrong: the weight is left at old - nudge after measuring."""
+"""Lesson 6.1, wrong: the given nudge_slope edited, the weight left at old - nudge."""
 # expect: fail | nudge_slope puts the weight back | left nudged down
 import math
 import random

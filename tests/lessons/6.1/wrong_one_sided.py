@@ -1,4 +1,4 @@
-"""Lesson 6.1, wrong: the slope from one side only, (loss_up - loss) / nudge."""
+"""Lesson 6.1, wrong: the given nudge_slope edited to one side only, (loss_up - loss) / nudge."""
 # expect: fail | nudge_slope measures the central slope | on one side only
 import math
 import random

@@ -59,6 +59,7 @@ def name_loss(tokens, n):
 
 def nudge_slope(name, i, k, tokens, n, nudge=1e-5):
     """d(loss)/d(weights[name][i][k]) for one name, measured by nudging that one weight."""
+    # Given: your nudging of lesson 4.2, with one weight of the model as the number nudged.
     row = weights[name][i]
     old = row[k]
     row[k] = old + nudge

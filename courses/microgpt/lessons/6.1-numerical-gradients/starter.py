@@ -63,16 +63,15 @@ def name_loss(tokens, n):
 
 def nudge_slope(name, i, k, tokens, n, nudge=1e-5):
     """d(loss)/d(weights[name][i][k]) for one name, measured by nudging that one weight."""
+    # Given: your nudging of lesson 4.2, with one weight of the model as the number nudged.
     row = weights[name][i]
     old = row[k]
-    # TODO (two lines): move the weight up by the nudge (set row[k]), then measure the name's
-    #       loss there with name_loss(tokens, n), as loss_up.
-    # TODO (two lines): the same with the weight moved down by the nudge, as loss_down.
-    # TODO (one line): put the weight back exactly as it was, so no other slope is measured
-    #       at a moved weight.
-    # TODO (one line): replace 0.0 with the slope from the two losses, as in module 4: the
-    #       difference of the two losses, over the distance between the two weights.
-    slope = 0.0
+    row[k] = old + nudge
+    loss_up = name_loss(tokens, n)
+    row[k] = old - nudge
+    loss_down = name_loss(tokens, n)
+    row[k] = old  # put the weight back exactly
+    slope = (loss_up - loss_down) / (2 * nudge)
     return slope
 
 
