@@ -99,6 +99,7 @@ def test_runs_made_in_the_page_are_the_lessons_experiments_and_share_one_chart(s
         assert shown_losses(page, slot) == pytest.approx(reference["losses"], abs=6e-5), slot
         shown = row(page, slot)
         assert shown["params"] == f"{reference['params']:,}"
+        assert shown["data"].endswith(f"({len(docs):,} documents, vocab_size {reference['vocab_size']})")
         assert shown["steps"] == "5"
         assert float(shown["seconds"]) > 0
         assert shown["cost"] == "the baseline" if slot == 1 else shown["cost"].endswith("× run 1's")

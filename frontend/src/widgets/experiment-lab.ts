@@ -7,7 +7,7 @@
 import { setUsable } from "../usable";
 import { say } from "../live";
 import { StoppedError } from "../python";
-import { formatNumber, h, pythonOfThePage, record, registerWidget, textOr, uniqueId, type Params } from "./kit";
+import { formatNumber, h, PrintedLines, pythonOfThePage, record, registerWidget, textOr, uniqueId, type Params } from "./kit";
 import { drawLines } from "./shared/lines";
 import "./experiment-lab.css";
 
@@ -240,7 +240,8 @@ function mountExperimentLab(root: HTMLElement, params: Params): void {
       });
       return h("tr", { "data-run": r.slot },
         h("th", { scope: "row" }, h("span", { class: `lc-key lc-run${r.slot}`, "aria-hidden": "true" }), String(r.slot)),
-        h("td", {}, r.data),
+        h("td", { "data-cell": "data" }, r.data, h("span", { class: "el-data-size" },
+          ` (${r.documents.toLocaleString("en")} documents, vocab_size ${r.vocabSize})`)),
         ...settings.map((s) => h("td", {}, String(r.settings[s.name]))),
         h("td", { "data-cell": "steps" }, String(r.steps)),
         h("td", { "data-cell": "params" }, r.params.toLocaleString("en")),
@@ -301,33 +302,28 @@ function mountExperimentLab(root: HTMLElement, params: Params): void {
     live = made;
     setRunning(true);
     say(announce, `Running ${label(made)}.`);
-    let buffer = "";
-    let errors = "";
     let finished: Record<string, unknown> | null = null;
     let lastDraw = 0;
     const started = performance.now();
     status.textContent = `Run ${slot}: starting…`;
+    const printed = new PrintedLines((lines) => {
+      for (const line of lines) {
+        const match = LINE.exec(line);
+        if (!match) continue;
+        if (match[1] === "done") { finished = record(JSON.parse(match[2])); continue; }
+        const [step, loss, seconds] = JSON.parse(match[2]) as [number, number, number];
+        made.losses.push(loss);
+        const rate = seconds / step;
+        status.textContent = `Run ${slot}: step ${step} / ${steps} · ${formatNumber(rate, 2)} s per step · about ${Math.ceil((steps - step) * rate)} s left`;
+      }
+      if (performance.now() - lastDraw > 250) { lastDraw = performance.now(); render(); }
+    });
     try {
       const result = await python.run(driver(fn, docs, kind === "backwards", steps, chosen, program, programName),
-        "experiment-lab.py", (chunk, stream) => {
-          if (stream === "stderr") { errors += chunk; return; }
-          buffer += chunk;
-          const lines = buffer.split("\n");
-          buffer = lines.pop() ?? "";
-          for (const line of lines) {
-            const match = LINE.exec(line);
-            if (!match) continue;
-            if (match[1] === "done") { finished = record(JSON.parse(match[2])); continue; }
-            const [step, loss, seconds] = JSON.parse(match[2]) as [number, number, number];
-            made.losses.push(loss);
-            const rate = seconds / step;
-            status.textContent = `Run ${slot}: step ${step} / ${steps} · ${formatNumber(rate, 2)} s per step · about ${Math.ceil((steps - step) * rate)} s left`;
-          }
-          if (performance.now() - lastDraw > 250) { lastDraw = performance.now(); render(); }
-        }, { what: "an experiment", where: "in Explore" });
+        "experiment-lab.py", printed.take, { what: "an experiment", where: "in Explore" });
       if (result.status === "stopped") throw new StoppedError("stopped");
       if (result.status === "error" || finished === null) {
-        throw new Error(`The experiment stopped with an error: ${errors.trim().split("\n").slice(-1)[0] || "no result"}`);
+        throw new Error(`The experiment stopped with an error: ${printed.lastError() || "no result"}`);
       }
       const done = finished as Record<string, unknown>;
       made.losses = (done.losses as number[]).map(Number);

@@ -99,3 +99,26 @@ export function textOr<T extends string | null>(value: unknown, fallback: T): st
 export function textList(value: unknown): string[] | null {
   return Array.isArray(value) && value.every((item) => typeof item === "string") ? (value as string[]) : null;
 }
+
+/** What a script run by a widget printed: its output one whole line at a time (Python's prints
+ * arrive in chunks that may end mid-line), and its error stream, whose last line says why it
+ * stopped. */
+export class PrintedLines {
+  private buffer = "";
+  private errors = "";
+
+  constructor(private readonly onLines: (lines: string[]) => void) {}
+
+  /** The `onOutput` of python.run. */
+  readonly take = (chunk: string, stream: "stdout" | "stderr"): void => {
+    if (stream === "stderr") { this.errors += chunk; return; }
+    const lines = (this.buffer + chunk).split("\n");
+    this.buffer = lines.pop() ?? "";
+    this.onLines(lines);
+  };
+
+  /** The last line of the error stream ("" when there was none). */
+  lastError(): string {
+    return this.errors.trim().split("\n").slice(-1)[0] ?? "";
+  }
+}

@@ -4,7 +4,7 @@
 // (how many Values one of its steps builds). The mistake toggle races the slow script without
 // its `__slots__` line.
 
-import { formatNumber, h, pythonOfThePage, record, registerWidget, uniqueId, type Params } from "./kit";
+import { formatNumber, h, PrintedLines, pythonOfThePage, record, registerWidget, uniqueId, type Params } from "./kit";
 import { mistakeToggle } from "./shared/controls";
 import { StoppedError } from "../python";
 import "./step-race.css";
@@ -114,13 +114,7 @@ function mountStepRace(root: HTMLElement, params: Params): void {
     const python = await pythonOfThePage();
     if (python.busy) throw new Error("Python is busy with your code in Build: wait for it to finish, or press Stop there.");
     const result: Lap = { script: name, losses: [], times: [] };
-    let buffer = "";
-    let errors = "";
-    const outcome = await python.run(prepared(text, total, dropSlots), name, (chunk, stream) => {
-      if (stream === "stderr") { errors += chunk; return; }
-      buffer += chunk;
-      const lines = buffer.split("\n");
-      buffer = lines.pop() ?? "";
+    const printed = new PrintedLines((lines) => {
       for (const line of lines) {
         const step = STEP_LINE.exec(line);
         if (!step) continue;
@@ -129,8 +123,9 @@ function mountStepRace(root: HTMLElement, params: Params): void {
         status.textContent = `${name}: step ${result.losses.length} / ${total}…`;
       }
     });
+    const outcome = await python.run(prepared(text, total, dropSlots), name, printed.take);
     if (outcome.status === "stopped") throw new StoppedError("stopped");
-    if (outcome.status === "error") throw new Error(`${name} stopped with an error: ${errors.trim().split("\n").slice(-1)[0] ?? ""}`);
+    if (outcome.status === "error") throw new Error(`${name} stopped with an error: ${printed.lastError()}`);
     return result;
   }
 

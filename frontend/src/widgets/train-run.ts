@@ -4,7 +4,7 @@
 
 import { setUsable } from "../usable";
 import { say } from "../live";
-import { formatNumber, h, pythonOfThePage, registerWidget, svg, uniqueId, type Params } from "./kit";
+import { formatNumber, h, PrintedLines, pythonOfThePage, registerWidget, svg, uniqueId, type Params } from "./kit";
 import { StoppedError } from "../python";
 import "./train-run.css";
 
@@ -187,13 +187,7 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
     const python = await pythonOfThePage();
     if (python.busy) throw new Error("Python is busy with your code in Build: wait for it to finish, or press Stop there.");
     const started = performance.now();
-    let buffer = "";
-    let errors = "";
-    const result = await python.run(text, name, (chunk, stream) => {
-      if (stream === "stderr") { errors += chunk; return; }
-      buffer += chunk;
-      const lines = buffer.split("\n");
-      buffer = lines.pop() ?? "";
+    const printed = new PrintedLines((lines) => {
       for (const line of lines) {
         const step = STEP_LINE.exec(line);
         const sample = SAMPLE_LINE.exec(line);
@@ -208,10 +202,11 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
         ? `${label}: step ${done} / ${total} · ${formatNumber(rate, 1)} steps/s · about ${Math.ceil((total - done) / Math.max(rate, 1e-3))} s left`
         : `${label}: ${total} steps in ${formatNumber(seconds, 1)} s · sampling names…`;
       redraw(total);
-    }, { what: "the training", where: "in Explore" });
+    });
+    const result = await python.run(text, name, printed.take, { what: "the training", where: "in Explore" });
     if (result.status === "stopped") throw new StoppedError("stopped");
     if (result.status === "error") {
-      throw new Error(`${name} stopped with an error: ${errors.trim().split("\n").slice(-1)[0] ?? ""}`);
+      throw new Error(`${name} stopped with an error: ${printed.lastError()}`);
     }
   }
 
