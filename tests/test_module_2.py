@@ -202,6 +202,17 @@ def test_bigram_table_data_is_checked():
     assert "whole number" in bigram_table.check_data({**good, "counts": [[1.5, 2], [3, 1]]})
     assert "unknown keys" in bigram_table.check_data({**good, "extra": 1})
     assert "mistake" in bigram_table.check_data({**good, "mistake": {"other": []}})
+    # start_count: what every cell started at, a whole number no count of its table is below.
+    from_zero = {"counts": [[0, 1], [2, 0]]}
+    assert bigram_table.check_data({**good, "start_count": 1, "mistake": from_zero}) is None
+    assert "below its start_count" in bigram_table.check_data({**good, "start_count": 2})
+    assert "whole number" in bigram_table.check_data({**good, "start_count": 0.5})
+    assert "whole number" in bigram_table.check_data({**good, "start_count": True})
+    assert "mistake.counts` holds 0" in bigram_table.check_data(
+        {**good, "mistake": {**from_zero, "start_count": 1}})
+    assert "needs `mistake.counts`" in bigram_table.check_data(
+        {**good, "mistake": {"probs": good["probs"], "start_count": 1}})
+    assert "mistake" in bigram_table.check_data({**good, "mistake": {"start_count": 0}})
 
 
 def test_name_surprise_data_is_checked():

@@ -51,6 +51,12 @@ def loss(name: str) -> float:
     return sum(-math.log(counts[a][b] / sum(counts[a])) for a, b in zip(ids, ids[1:])) / (len(ids) - 1)
 
 
+def made_of(total: int, pairs: int, token: str) -> str:
+    """The total line of a row whose 27 cells each started at 1: what its total is made of."""
+    return (f"The row adds up to {total:,}: {pairs:,} pairs that start with {token}, "
+            "plus the 27 ones its cells started with.")
+
+
 def test_bigram_table_opens_rows_by_keyboard_and_click(server, page: Page):
     chars, counts = table()
     page.goto(server.url + PAGES[0])
@@ -58,6 +64,9 @@ def test_bigram_table_opens_rows_by_keyboard_and_click(server, page: Page):
     total = widget.locator('[data-readout="total"]')
     e = chars.index("e")
     expect(total).to_have_attribute("data-value", str(sum(counts[e])))
+    # The total is the row's pairs plus the 1 each of its 27 cells started with, and says so.
+    expect(total).to_have_text(made_of(sum(counts[e]), sum(counts[e]) - 27, "'e'"))
+    expect(widget.locator(".bt-legend")).to_contain_text("Each count includes the 1 its cell started with.")
     # Keyboard: focus the map's cell, walk down two rows and right one column.
     widget.locator("td[tabindex='0']").focus()
     page.keyboard.press("ArrowDown")
@@ -66,17 +75,30 @@ def test_bigram_table_opens_rows_by_keyboard_and_click(server, page: Page):
     expect(total).to_have_attribute("data-value", str(sum(counts[e + 2])))
     cell = widget.locator('[data-readout="cell"]')
     expect(cell).to_contain_text(f"counts[{e + 2}][1]")
-    assert number(cell.inner_text().rsplit(" ", 1)[1]) == counts[e + 2][1]
+    shown = re.search(r"count ([\d,]+) \(([\d,]+) pairs?, plus the 1 it started with\)$", cell.inner_text())
+    assert shown and [number(n) for n in shown.groups()] == [counts[e + 2][1], counts[e + 2][1] - 1]
     # A click (or tap) on a cell opens its row; the list reads the counts.
     q, u = chars.index("q"), chars.index("u")
     widget.locator(f'td[data-row="{q}"][data-col="{u}"]').click()
     expect(total).to_have_attribute("data-value", str(sum(counts[q])))
     assert widget.locator('tr[data-next="u"] td[data-count]').inner_text() == str(counts[q][u])
-    # The mistake: counting from 0 leaves the never-seen pairs at 0.
+    expect(total).to_have_text(made_of(sum(counts[q]), sum(counts[q]) - 27, "'q'"))
+    # Row BOS: one pair per name, plus the 27 starting ones.
+    widget.get_by_label("Open row").select_option(label="BOS (• in the map)")
+    names = sum(1 for line in names_file().read_text(encoding="utf-8").splitlines() if line.strip())
+    expect(total).to_have_text(made_of(sum(counts[-1]), names, "BOS"))
+    # The mistake: counting from 0 leaves the never-seen pairs at 0, and a row's total is pairs.
+    widget.get_by_label("Open row").select_option(label="'q'")
     widget.get_by_label("Try starting the counts at 0").check()
     zeros = sum(1 for row in counts for c in row if c == 1)
-    expect(widget.locator(".bt-legend")).to_have_attribute("data-zeros", str(zeros))
+    legend = widget.locator(".bt-legend")
+    expect(legend).to_have_attribute("data-zeros", str(zeros))
+    expect(legend).not_to_contain_text("started with")
     assert widget.locator('tr[data-next="u"] td[data-count]').inner_text() == str(counts[q][u] - 1)
+    expect(total).to_have_text(f"{sum(counts[q]) - 27:,} pairs start with 'q' (the row's total).")
+    expect(total).to_have_attribute("data-value", str(sum(counts[q]) - 27))
+    widget.locator(f'td[data-row="{q}"][data-col="{u}"]').click()
+    expect(cell).to_have_text(re.compile(rf"count {counts[q][u] - 1}$"))
 
 
 def test_bigram_table_rows_as_probabilities(server, page: Page):
@@ -88,9 +110,13 @@ def test_bigram_table_rows_as_probabilities(server, page: Page):
     assert float(prob.get_attribute("data-prob")) == pytest.approx(counts[q][u] / sum(counts[q]))
     assert number(prob.inner_text()) == pytest.approx(counts[q][u] / sum(counts[q]), abs=5e-5)
     assert float(widget.locator('[data-readout="sum"]').get_attribute("data-value")) == pytest.approx(1)
+    total = widget.locator('[data-readout="total"]')
+    expect(total).to_have_text(made_of(sum(counts[q]), sum(counts[q]) - 27, "'q'"))
     widget.get_by_label("Open row").select_option(label="'a'")
-    assert float(widget.locator('[data-readout="total"]').get_attribute("data-value")) == sum(counts[0])
+    assert float(total.get_attribute("data-value")) == sum(counts[0])
     widget.get_by_label("Try dividing by the whole table's total").check()
+    # Only the division is wrong: the counts, and what their total is made of, stay the same.
+    expect(total).to_have_text(made_of(sum(counts[0]), sum(counts[0]) - 27, "'a'"))
     grand = sum(map(sum, counts))
     assert float(widget.locator('[data-readout="sum"]').get_attribute("data-value")) == pytest.approx(
         sum(counts[0]) / grand)

@@ -2,10 +2,11 @@
 // Selecting a row (click or tap a cell or a row name, arrow keys, Enter/Space, or the "Open row"
 // menu) opens it beside the map as counts, or as probabilities that sum to 1. Every number
 // comes from the lesson's own code (explore.compute); a toggle swaps in the same table made the
-// wrong way ("try the mistake").
+// wrong way ("try the mistake"). A table whose cells started at 1 says so wherever it shows a
+// count: its totals are pairs plus those starting ones, not pairs alone.
 
 import { say } from "../live";
-import { formatNumber, h, record, registerWidget, textList, textOr, uniqueId, type Params } from "./kit";
+import { finiteOr, formatNumber, h, record, registerWidget, textList, textOr, uniqueId, type Params } from "./kit";
 import "./bigram-table.css";
 
 type Table = number[][];
@@ -14,8 +15,10 @@ type Panel = "counts" | "probabilities";
 interface Data {
   labels: string[];
   counts: Table;
+  /** The count every cell of `counts` started at before any pair was counted. */
+  startCount: number;
   probs: Table | null;
-  mistake: { counts: Table | null; probs: Table | null } | null;
+  mistake: { counts: Table | null; startCount: number; probs: Table | null } | null;
 }
 
 function square(value: unknown, size: number): Table | null {
@@ -29,6 +32,12 @@ function square(value: unknown, size: number): Table | null {
   return rows;
 }
 
+/** A whole number of at least 0 (the count cells started at), else 0. */
+function startCount(value: unknown): number {
+  const n = finiteOr(value, 0);
+  return Number.isInteger(n) && n > 0 ? n : 0;
+}
+
 function parseData(raw: unknown): Data | null {
   const fields = record(raw);
   const labels = textList(fields.labels);
@@ -36,9 +45,12 @@ function parseData(raw: unknown): Data | null {
   const counts = square(fields.counts, labels.length);
   if (!counts) return null;
   const wrong = record(fields.mistake);
-  const mistake = { counts: square(wrong.counts, labels.length), probs: square(wrong.probs, labels.length) };
+  const mistake = {
+    counts: square(wrong.counts, labels.length), startCount: startCount(wrong.start_count),
+    probs: square(wrong.probs, labels.length),
+  };
   return {
-    labels, counts, probs: square(fields.probs, labels.length),
+    labels, counts, startCount: startCount(fields.start_count), probs: square(fields.probs, labels.length),
     mistake: mistake.counts || mistake.probs ? mistake : null,
   };
 }
@@ -64,6 +76,10 @@ function formatCount(n: number): string {
   return Math.round(n).toLocaleString("en-US");
 }
 
+function pairs(n: number): string {
+  return n === 1 ? "pair" : "pairs";
+}
+
 function mountBigramTable(root: HTMLElement, params: Params): void {
   const parsed = parseData(params.data);
   if (!parsed) {
@@ -81,6 +97,8 @@ function mountBigramTable(root: HTMLElement, params: Params): void {
   let byCount = true;
 
   const counts = (): Table => (wrong && data.mistake?.counts) || data.counts;
+  /** What every cell of the table shown now started at: its counts minus this are pairs. */
+  const start = (): number => (wrong && data.mistake?.counts ? data.mistake.startCount : data.startCount);
   const probs = (): Table | null => (wrong && data.mistake?.probs) || data.probs;
   const shown = (): Table => (panel === "probabilities" ? (probs() as Table) : counts());
 
@@ -202,7 +220,10 @@ function mountBigramTable(root: HTMLElement, params: Params): void {
   function renderCellReadout(): void {
     const [a, b] = [focusRow, focusCol];
     const what = panel === "counts" ? "count" : "probability";
-    say(cellOut, `${panel === "counts" ? "counts" : "probs"}[${a}][${b}]: ${spoken(data.labels[a])} then ${spoken(data.labels[b])}, ${what} ${valueText(a, b)}`);
+    const made = panel === "counts" && start() > 0
+      ? ` (${formatCount(counts()[a][b] - start())} ${pairs(counts()[a][b] - start())}, plus the ${start()} it started with)`
+      : "";
+    say(cellOut, `${panel === "counts" ? "counts" : "probs"}[${a}][${b}]: ${spoken(data.labels[a])} then ${spoken(data.labels[b])}, ${what} ${valueText(a, b)}${made}`);
   }
 
   function renderMap(): void {
@@ -230,6 +251,7 @@ function mountBigramTable(root: HTMLElement, params: Params): void {
     mapTitle.textContent = `${wrong ? "The wrong table: " : ""}${size} × ${size} = ${size * size} ${kind}. ` +
       "Rows: the token that comes first. Columns: the token right after it.";
     legend.textContent = `The stronger the colour, the bigger the number (on a log scale). • is BOS, the start or end of a name.` +
+      (start() > 0 ? ` Each count includes the ${start()} its cell started with.` : "") +
       (zeros ? ` ${zeros} of the ${size * size} cells are 0 (hatched).` : "");
     legend.dataset.zeros = String(zeros);
   }
@@ -247,7 +269,7 @@ function mountBigramTable(root: HTMLElement, params: Params): void {
     panelTitle.textContent = label === "BOS"
       ? "Row BOS: how names start"
       : `Row ${spoken(label)}: what comes after ${spoken(label)}`;
-    panelTotal.textContent = `${formatCount(total)} pairs start with ${spoken(label)} (the row's total).`;
+    panelTotal.textContent = totalText(total, label);
     panelTotal.dataset.value = String(total);
 
     const order = [...Array(size).keys()];
@@ -297,6 +319,15 @@ function mountBigramTable(root: HTMLElement, params: Params): void {
     }
     note.textContent = notes.join(" ");
     note.hidden = notes.length === 0;
+  }
+
+  /** The row's total, and what it is made of: the pairs, and the counts its cells started at. */
+  function totalText(total: number, label: string): string {
+    const verb = (n: number): string => (n === 1 ? "starts" : "start");
+    if (start() === 0) return `${formatCount(total)} ${pairs(total)} ${verb(total)} with ${spoken(label)} (the row's total).`;
+    const seen = total - start() * size;
+    const starts = start() === 1 ? `the ${size} ones its cells started with` : `the ${start()} each of its ${size} cells started with`;
+    return `The row adds up to ${formatCount(total)}: ${formatCount(seen)} ${pairs(seen)} that ${verb(seen)} with ${spoken(label)}, plus ${starts}.`;
   }
 
   function renderAll(): void {

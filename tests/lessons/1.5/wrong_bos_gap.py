@@ -1,5 +1,5 @@
 """Lesson 1.5, wrong: BOS one past the first free id, and vocab_size one past that."""
-# expect: fail | BOS comes right after the characters | leaves id 26 unused
+# expect: fail | BOS comes right after the characters | id 26 would take up a row that nothing uses
 import random
 
 random.seed(42)  # same seed, same shuffle, same weights, same names

@@ -50,11 +50,19 @@ def _(code):
         fail("BOS can only come right after the characters once it is an id of its own, above "
              "theirs: fix the check above first.")
     if bos != len(chars):
-        unused = f"id {len(chars)}" if bos == len(chars) + 1 else f"the ids {len(chars)} to {bos - 1}"
+        gap = bos - len(chars)
+        unused = f"id {len(chars)}" if gap == 1 else f"the ids {len(chars)} to {bos - 1}"
+        rows = "a row" if gap == 1 else f"{gap} rows"
+        size = getattr(code, "vocab_size", None)
+        if _whole(size) and size > bos:  # BOS has a row, but so does every id of the gap
+            cost = (f"With vocab_size = {size}, every table gets a row for each id from 0 to "
+                    f"{size - 1}, so {unused} would take up {rows} that nothing uses.")
+        else:
+            cost = (f"The model's tables get one row for each id below vocab_size ({len(chars) + 1} "
+                    f"when it counts the characters and BOS), so BOS, {bos}, would have no row: "
+                    "the first lookup of BOS would crash with an IndexError.")
         fail(f"BOS is {bos}, which leaves {unused} unused: the characters take 0 to "
-             f"{len(chars) - 1}, so the next free id is {len(chars)}. Ids should have no "
-             "gaps, because every id gets a row in the model's tables, even an id nothing uses.",
-             fix=BOS_FIX)
+             f"{len(chars) - 1}, so the next free id is {len(chars)}. {cost}", fix=BOS_FIX)
 
 
 @check("vocab_size counts every id")

@@ -17,7 +17,7 @@ class Value:
     def __pow__(self, n):
         return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
 
-    # TODO: seven one-line methods, `def __name__(self, ...): return ...`, each built only from
+    # TODO: seven one-line methods, `def <method>(self, ...): return ...`, each built only from
     #   +, * and ** on Values, so that every node of the graph is an add, a mul or a pow node.
     #   Write each one in place of the comment line that describes it.
     # __neg__(self): -v is v times -1
