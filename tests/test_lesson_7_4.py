@@ -108,9 +108,9 @@ def test_lesson_loads_without_errors(loaded):
 
 def test_quiz_answers_are_computed(lesson):
     computed = compute_lesson(lesson)
-    assert list(computed.answers.values()) == [6.0, -4.0, -0.25]
+    assert list(computed.answers.values()) == [75.0, -0.5, -0.0625]
     # the slips each predict question expects: no factor n, the output, the exponent kept...
-    assert list(computed.wrong.values()) == [[3.0, 9.0, 18.0], [2.0, -8.0, 1], [0.5, -0.5, -1.5]]
+    assert list(computed.wrong.values()) == [[25.0, 125.0, 375.0], [3.0, -1.5, 1], [0.25, -0.25, -0.375]]
     assert 3 <= len(lesson.quiz) <= 5
     for question in lesson.quiz:
         if question.kind == "choice":

@@ -231,7 +231,7 @@ def test_codealong_turns_the_starter_into_the_solution():
 def test_quiz_answers_are_computed():
     quiz = lesson().quiz
     assert [question.kind for question in quiz] == ["choice", "predict", "choice", "predict"]
-    assert list(compute_lesson(lesson()).answers.values()) == [-2.0, 6.0]
+    assert list(compute_lesson(lesson()).answers.values()) == [-7, 14]
     for question in quiz:
         if question.kind == "choice":
             assert sum(choice.correct for choice in question.choices) == 1

@@ -40,15 +40,15 @@ def test_a_predict_question_needs_expected_wrong_numbers():
 
 def test_expected_wrong_numbers_are_computed_and_must_differ_from_the_answer(copy):
     path = next(copy.glob("lessons/7.5-*/lesson.yaml"))
-    # 7.5 asks for e.grad (-2) and expects -6, 4 and -24 from the likely slips.
-    replace(path, "answer = -24  # L's value, not a gradient", "answer = -2  # as the answer")
+    # 7.5 asks for e.grad (-7) and expects -6, -1 and 6 from the likely slips.
+    replace(path, "answer = 6  # L's value, not a gradient", "answer = -7  # as the answer")
     lesson = load_course(copy).lesson("7.5")
     computed = compute_lesson(lesson)
     index = next(i for i, q in enumerate(lesson.quiz) if q.wrong)
-    assert computed.answers[index] == -2.0
-    assert computed.wrong[index] == [-6.0, 4.0, -2.0]
+    assert computed.answers[index] == -7.0
+    assert computed.wrong[index] == [-6.0, -1.0, -7.0]
     assert len(computed.problems) == 1
-    assert "wrong answer 3 computes -2, the right answer itself" in computed.problems[0]
+    assert "wrong answer 3 computes -7, the right answer itself" in computed.problems[0]
 
 
 def test_a_message_that_hands_over_the_line_to_write(course):

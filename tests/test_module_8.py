@@ -157,6 +157,8 @@ def test_84_the_division_is_insurance_in_train3_and_needed_at_width():
     assert facts["max_raw"] < 3  # "stay small"
     assert facts["top"] < facts["top_plain"] < facts["top"] + 0.1  # "only a little"
     assert abs(facts["loss_plain"] - facts["loss_divided"]) < 0.002  # "no real difference"
+    # the lists attention scores in training: 8.1 says position 13 comes up, 14 and 15 never
+    assert facts["longest_list"] == 14 and computed("8.1").facts["reach_13"] >= 1
 
 
 def test_84_widget_the_mistake_is_peakier():

@@ -1,5 +1,5 @@
 """Lesson 9.3, the MLP reads x without rmsnorm."""
-# expect: fail | the MLP starts from rmsnorm(x) | not normalised
+# expect: fail | the MLP starts from rmsnorm(x) | not normalized
 import math
 import random
 

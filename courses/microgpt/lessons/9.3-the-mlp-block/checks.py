@@ -140,7 +140,7 @@ def _(code):
     if _near(fed, _rms(x_attn)):
         return
     if _near(fed, x_attn):
-        fail(f"{WHERE}, mlp_fc1 read {_shown(fed)}: x as attention left it, not normalised. "
+        fail(f"{WHERE}, mlp_fc1 read {_shown(fed)}: x as attention left it, not normalized. "
              f"Like the attention block, the MLP reads rmsnorm(x), {_shown(_rms(x_attn))}, so "
              "that what it sees has a steady size.", fix="x = rmsnorm(x)")
     if _near(fed, _rms(start)) or _near(fed, start):
@@ -215,7 +215,7 @@ def _(code):
              "residual of its own: x as it is when the MLP starts.", fix=RESIDUAL_FIX)
     if _near(got, [a + b for a, b in zip(out, _rms(x_attn))]):
         fail(f"{told}: yours adds the MLP's output to rmsnorm(x), not to x. The residual must "
-             "be kept before x is normalised, so that x itself carries on.", fix=RESIDUAL_FIX)
+             "be kept before x is normalized, so that x itself carries on.", fix=RESIDUAL_FIX)
     fail(f"{told}: the MLP's output plus x as it was when the MLP started, number by number.",
          fix=ADD_FIX)
 
