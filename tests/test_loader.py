@@ -217,3 +217,15 @@ def test_an_experiment_lab_calls_a_function_of_the_solution_with_settings_it_can
            "a parameter of the function other than docs and num_steps, not 'num_steps'" in errors
     assert f"{path}:{line_of(path, 'name: num_steps')}: explore params: setting 2: `choices` must " \
            "be whole numbers from 1 up, the first of them the default" in errors
+
+
+def test_computations_find_the_course_library_from_a_relative_path(copy, monkeypatch, tmp_path):
+    # They run in a folder of their own: `linebyline lint courses/microgpt` once found nothing.
+    (copy / "compute" / "tiny_helper.py").write_text("ANSWER = 42\n")
+    path = lesson_yaml(copy, "1.6")
+    replace(path, "facts: |\n", "facts: |\n  from tiny_helper import ANSWER\n")
+    monkeypatch.setenv("LINEBYLINE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(copy.parent)
+    lesson = load_course(Path(copy.name)).lesson("1.6")
+    computed = compute_lesson(lesson)
+    assert not computed.problems, computed.problems

@@ -87,7 +87,9 @@ LIBRARY = "compute"  # a course's folder of modules its computations may import
 
 
 def library_of(course_path: Path) -> Path | None:
-    folder = course_path / LIBRARY
+    """The course's `compute/` folder, absolute: the computations run in a folder of their own,
+    where a relative path (`linebyline lint courses/microgpt`) would find nothing."""
+    folder = (course_path / LIBRARY).resolve()
     return folder if folder.is_dir() else None
 
 
