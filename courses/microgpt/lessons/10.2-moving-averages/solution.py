@@ -3,7 +3,7 @@
 Each step sees the surface 5·x² + 0.05·y² tilted by a random slope, much as each step of
 microgpt sees the loss of one name rather than of all of them: a step's gradient is the true
 slope plus noise. Along the flat y the noise is bigger than the slope itself, so a single
-step's gradient often points the wrong way. Its running mean, m, mostly does not.
+step's gradient often has the wrong sign. Its running mean, m, mostly does not.
 """
 import math
 import random

@@ -97,8 +97,9 @@ def _(code):
     except ZeroDivisionError:
         fail("adam_step(0) with a gradient of 0 raised ZeroDivisionError: with m and v at 0, "
              "m_hat and v_hat are 0 too, and 0 / 0 ** 0.5 cannot be worked out. At microgpt's "
-             "first step hundreds of gradients are exactly 0 (the embedding rows of letters the "
-             "name does not have). eps, added to the root, makes that step 0 / 1e-8 = 0.",
+             "first step hundreds of gradients are exactly 0 (the embedding rows of the letters "
+             "and positions the name does not use). eps, added to the root, makes that step "
+             "0 / 1e-8 = 0.",
              fix=UPDATE_FIX)
     if not _is(moved[0], 0.0):
         fail(f"adam_step(0) with a gradient of 0 moved the parameter by {number(moved[0])}, but "
