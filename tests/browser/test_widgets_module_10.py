@@ -9,6 +9,7 @@ own model with Adam done here, for the parameter the bias-correction widget show
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
@@ -225,3 +226,11 @@ def test_bias_correction_shows_microgpts_first_steps_as_worked_out_here(server, 
     assert "measured in two runs of microgpt" in caption
     lines = widget.locator('polyline[data-line="with"]')
     assert lines.count() == 1
+    # Each run's largest loss is named with its own step: the highest point of its line.
+    found = re.search(r"the largest, [\d.]+ \(step (\d+)\) with it and [\d.]+ \(step (\d+)\) without",
+                      caption)
+    assert found, caption
+    for run, step in zip(("with", "without"), found.groups()):
+        points = widget.locator(f'polyline[data-line="{run}"]').get_attribute("points").split()
+        heights = [float(point.split(",")[1]) for point in points]  # smaller y: higher on screen
+        assert heights.index(min(heights)) + 1 == int(step), run

@@ -254,10 +254,11 @@ function mountBiasCorrection(root: HTMLElement, params: Params): void {
     const withL = data!.losses.with;
     const withoutL = data!.losses.without;
     const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const worst = Math.max(...withoutL);
+    // Each run's largest loss with its own step: they need not come at the same step.
+    const largest = (xs: number[]): string => `${formatNumber(Math.max(...xs), 4)} (step ${xs.indexOf(Math.max(...xs)) + 1})`;
     lossCaption.textContent = `The loss of each step, measured in two runs of microgpt: the mean of the ${count} losses is `
       + `${formatNumber(mean(withL), 4)} with the correction and ${formatNumber(mean(withoutL), 4)} without; the largest, `
-      + `${formatNumber(Math.max(...withL), 4)} with and ${formatNumber(worst, 4)} without (step ${withoutL.indexOf(worst) + 1}).`;
+      + `${largest(withL)} with it and ${largest(withoutL)} without.`;
     key.querySelector<HTMLElement>(".bc-key-shifted")!.hidden = !mistake;
     draw();
   }
