@@ -101,6 +101,7 @@ PRINTS_OTHERWISE = {
     "1.1/alt_sep.py": "labels its names another way",
     "5.5/alt_fsum_sorted.py": "sums with math.fsum: the last digits of the gradient check differ",
     "5.6/alt_thousands.py": "prints the parameter count as 3,184",
+    "6.1/alt_loop.py": "adds the losses one by one: the last digits of the gradient check differ",
     # `=` passes 4.4's checks, where each gradient is written once, but train1 adds to each over
     # the positions of a name: the gradients differ, and My microgpt shows where the runs part.
     "4.4/alt_assign.py": "assigns gradients that train1 must add up",

@@ -8,6 +8,7 @@ positive, and compared with the first run.
 from __future__ import annotations
 
 import random
+import re
 from functools import cache
 
 import pytest
@@ -124,7 +125,9 @@ def test_a_stopped_run_is_left_off_and_python_runs_the_next(server, page: Page):
     widget = page.locator("[data-widget='experiment-lab']")
     widget.locator("[data-lab='steps']").select_option("200")
     widget.locator("[data-action='run-experiment']").click()
-    expect(widget.locator("[data-readout='status']")).to_contain_text("step 2 / 200", timeout=RUN_S * 1000)
+    # Some steps in (the status shows only the latest, and a busy machine may skip past one).
+    expect(widget.locator("[data-readout='status']")).to_contain_text(
+        re.compile(r"step ([2-9]|\d\d) / 200"), timeout=RUN_S * 1000)
     widget.locator("[data-action='stop-experiment']").click()
     expect(widget.locator("[data-readout='status']")).to_contain_text("stopped at step", timeout=30_000)
     expect(widget.locator("tr[data-run]")).to_have_count(0)
