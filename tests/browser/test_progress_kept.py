@@ -103,7 +103,9 @@ def test_version_1_progress_in_this_browser_loads_and_is_kept_as_version_2(serve
     page.locator(".cm-content").click()
     page.keyboard.press("Control+End")
     page.keyboard.insert_text("# and a line typed today\n")
-    page.wait_for_timeout(400)  # longer than the editor's wait before it saves
+    # The editor saves a moment after the last key (later on a busy machine): until it has.
+    page.wait_for_function("key => (localStorage.getItem(key) || '').includes('a line typed today')",
+                           arg=KEY)
     kept = json.loads(page.evaluate(f"localStorage.getItem('{KEY}')"))
     assert kept["version"] == 2
     assert kept["lessons"]["7.4"]["status"] == "done"

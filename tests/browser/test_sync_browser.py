@@ -31,7 +31,10 @@ def type_draft(page: Page, text: str) -> None:
     page.locator(".cm-content").click()
     page.keyboard.press("Control+a")
     page.keyboard.insert_text(text)
-    page.wait_for_timeout(400)  # longer than the editor's wait before it saves
+    # The editor saves a moment after the last key (later on a busy machine): until it has.
+    page.wait_for_function("""([key, text]) => Object.values(
+        JSON.parse(localStorage.getItem(key) || '{"lessons": {}}').lessons || {})
+        .some((lesson) => lesson.draft === text)""", arg=[KEY, text])
 
 
 def stored(page: Page) -> dict:
