@@ -104,8 +104,9 @@ def test_a_terminal_learner_through_a_lesson_then_in_the_browser(server, page: P
         terminal.wait_for("save it to check again", window="watch")
         assert f"✗ 2 / {checks} checks pass." in terminal.screen("watch")
         work.write_text(lesson.exercise.solution)  # the fix, saved
-        screen = terminal.wait_for(f"✓ {checks} / {checks} checks pass", window="watch", timeout=60)
-        assert "Next: linebyline start 2.4" in screen
+        # The next command is the verdict's last line: once it shows, the whole verdict has.
+        screen = terminal.wait_for("Next: linebyline start 2.4", window="watch", timeout=60)
+        assert f"✓ {checks} / {checks} checks pass" in screen
         terminal.keys("C-c", window="watch")
         terminal.wait_for("Stopped watching.", window="watch")
 
