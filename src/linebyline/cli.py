@@ -361,7 +361,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"(Wrote {data}: the names your code reads.)", file=sys.stderr)
     # Your own code on your own machine, as `python` runs it, in its folder (like the browser's
     # Run); Ctrl-C stops it.
-    done = subprocess.run([sys.executable, path.name], cwd=folder)
+    # The course's own modules (courses/NAME/library) that starters import are importable too.
+    from .course.library import library_folder
+
+    library = library_folder(course.path)
+    env = dict(os.environ)
+    if library.is_dir():
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(library.resolve()),
+                                                          env.get("PYTHONPATH")]))
+    done = subprocess.run([sys.executable, path.name], cwd=folder, env=env)
     if done.returncode < 0:
         return 128 - done.returncode
     return done.returncode

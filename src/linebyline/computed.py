@@ -94,12 +94,13 @@ def library_of(course_path: Path) -> Path | None:
 
 
 def _library_digest(library: Path | None) -> str:
-    """The course's own code that computations may use: its `compute/` modules, and the
-    program and scripts beside them (some computations run microgpt.py itself)."""
+    """The course's own code that computations may use: its `compute/` modules, its `library/`,
+    and the program and scripts beside them (some computations run microgpt.py itself)."""
     if library is None:
         return ""
     digest = hashlib.sha256()
-    for path in sorted([*library.rglob("*.py"), *library.parent.glob("*.py")]):
+    for path in sorted([*library.rglob("*.py"), *library.parent.glob("*.py"),
+                        *(library.parent / "library").rglob("*.py")]):
         digest.update(str(path.relative_to(library.parent)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 

@@ -11,7 +11,9 @@ or game a learner:
 - a `{{fact}}` the lesson's `facts` does not compute, or a reference to a lesson the course does
   not plan;
 - a Python name with underscores written outside backticks (`__init__` would show as a bold
-  "init").
+  "init");
+- an answer one copy away: a line a Build asks for that already stands, as code, in the starter
+  of an earlier lesson, or in its own starter's comments (``answer_leaks``).
 
 The rules are documented in docs/authoring.md ("The lesson standard").
 """
@@ -201,3 +203,51 @@ def lesson_problems(course: Course, lesson: Lesson, computed: Computed) -> list[
     return (quiz_problems(lesson.quiz, str(lesson.path / "lesson.yaml"))
             + mistake_problems(lesson) + lead_problems(course, lesson)
             + reference_problems(course, lesson, computed))
+
+
+# Lines this short (`pass`, `return x`, `i += 1`) are too common to give an answer away.
+ANSWER_MIN_CHARS = 12
+
+
+def _code_keys(source: str) -> list[str]:
+    """Each code line with its comment and every space taken out: how lines are compared."""
+    keys = []
+    for line in source.splitlines():
+        if line.strip().startswith("#"):
+            continue
+        key = re.sub(r"\s+", "", line.split("#")[0])
+        if key and key != "pass":
+            keys.append(key)
+    return keys
+
+
+def _comment_keys(source: str) -> str:
+    return re.sub(r"\s+", "", " ".join(line.split("#", 1)[1] for line in source.splitlines()
+                                       if "#" in line))
+
+
+def answers_to_write(lesson: Lesson) -> list[str]:
+    """The lines (as keys) the Build asks for: in the solution, not in the starter."""
+    given = set(_code_keys(lesson.exercise.starter))
+    return [key for key in _code_keys(lesson.exercise.solution)
+            if key not in given and len(key) > ANSWER_MIN_CHARS]
+
+
+def answer_leaks(course: Course) -> list[tuple[str, str, str]]:
+    """(line, the lesson that asks for it, where it already stands) for every answer a learner
+    could copy: from an earlier lesson's starter (as code), or from its own starter's comments.
+    A starter that needs such lines imports them from the course's `library/` instead."""
+    leaks = []
+    shown: list[tuple[str, set[str]]] = []  # each earlier lesson's starter lines
+    for lesson in sorted(course.lessons(), key=lambda lesson: lesson.key):
+        if lesson.exercise is None:
+            continue
+        comments = _comment_keys(lesson.exercise.starter)
+        for key in answers_to_write(lesson):
+            source = next((number for number, lines in shown if key in lines), None)
+            if source is not None:
+                leaks.append((key, lesson.number, f"the starter of lesson {source}"))
+            elif key in comments:
+                leaks.append((key, lesson.number, "its own starter's comments"))
+        shown.append((lesson.number, set(_code_keys(lesson.exercise.starter))))
+    return leaks

@@ -101,7 +101,19 @@ def lint_course(course: Course, require_full_coverage: bool = False,
             standard.append(f"the right choice is the longest in {longest} of {total} choice "
                             f"questions, more than {lesson_standard.LONGEST_SHARE:.0%}: length "
                             "gives answers away")
+        notes.extend(_answer_leak_notes(course))
     return CourseReport(course, reports, problems, uncovered, notes, standard, strict)
+
+
+def _answer_leak_notes(course: Course) -> list[str]:
+    """Lines a Build asks for that a learner could copy from an earlier starter (goal: none)."""
+    leaks = lesson_standard.answer_leaks(course)
+    asked = sum(len(lesson_standard.answers_to_write(lesson)) for lesson in course.lessons()
+                if lesson.exercise is not None)
+    return [f"lesson {lesson} asks for `{line}`, which already stands in {where}"
+            for line, lesson, where in leaks] + [
+        f"answers one copy away: {len(leaks)} of the {asked} lines the Builds ask for "
+        "(goal: 0; a starter that needs them imports them from the course's library/)"]
 
 
 

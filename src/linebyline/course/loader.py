@@ -14,6 +14,7 @@ from ..runtime import collect_checks
 from . import yamlfile
 from .errors import CourseError, CourseErrors
 from .fields import Fields
+from .library import library_sources
 from .model import (
     Chapter,
     Choice,
@@ -334,7 +335,8 @@ def _exercise(fields: Fields, folder: Path) -> Exercise | None:
                      for entry in build.items("mistakes", "mistake"))
     codealong = _codealong(build, starter, solution)
     return Exercise(filename or "", starter, solution, checks_source, checks_path, check_names,
-                    mistakes, tuple(str(hint) for hint in hints), codealong)
+                    mistakes, tuple(str(hint) for hint in hints), codealong,
+                    library_sources(folder.parent.parent))
 
 
 def _traceback_line(error: BaseException, filename: str) -> int | None:

@@ -48,6 +48,8 @@ class Exercise:
     mistakes: tuple[Mistake, ...]
     hints: tuple[str, ...]
     codealong: tuple[Chapter, ...]
+    # The course's modules the code may import ({"given/train3.py": source}), see library.py.
+    library: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True)

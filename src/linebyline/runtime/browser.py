@@ -11,20 +11,26 @@ from __future__ import annotations
 
 import gc
 import io
+import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from . import seal
 from .program import run_program
 
 REASONS = {1: "user", 2: "time"}
+# The course's modules a learner's file may import (see library.py): the runtime bundle writes
+# them beside this package, as one JSON file.
+LIBRARY_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                            "course_library.json")
 STREAMS = ("stdin", "stdout", "stderr", "displayhook", "excepthook")
 
 
 def _entries(evaluate_json=seal.evaluate_json, to_json=seal.to_json, run_program=run_program,
              keep=seal.keep, restore=seal.restore, reasons=REASONS, int=int, sys=sys,
-             setattr=setattr, chdir=os.chdir, Text=io.StringIO
+             setattr=setattr, chdir=os.chdir, Text=io.StringIO,
+             library: Mapping[str, str] | None = None
              ) -> tuple[Callable[..., str], Callable[..., str]]:
     # Everything used below is taken now, as a default argument or a local: see seal.py.
     folder = os.getcwd()
@@ -45,7 +51,7 @@ def _entries(evaluate_json=seal.evaluate_json, to_json=seal.to_json, run_program
         """Run the learner's file; return {"status", "line"} as JSON."""
         sys.stdin = Text()  # input() meets an end of file; exit() closes this one, not Python's
         try:
-            outcome = run_program(source, filename, reason_of(stop_reason))
+            outcome = run_program(source, filename, reason_of(stop_reason), library)
         finally:
             put_back()
         return to_json({"status": outcome.status, "line": outcome.line})
@@ -57,14 +63,22 @@ def _entries(evaluate_json=seal.evaluate_json, to_json=seal.to_json, run_program
             return evaluate_json(
                 source, checks, lesson=lesson, starter=starter, filename=filename,
                 time_limit=f"the {timeout:g} s time limit", memory_limit="the memory available",
-                stop_reason=reason_of(stop_reason), reference=reference or None)
+                stop_reason=reason_of(stop_reason), reference=reference or None,
+                library=library)
         finally:
             put_back()
 
     return run, check
 
 
-run, check = _entries()
+def _library() -> dict[str, str]:
+    if not os.path.exists(LIBRARY_FILE):
+        return {}
+    with open(LIBRARY_FILE, encoding="utf-8") as file:
+        return json.load(file)
+
+
+run, check = _entries(library=_library())
 
 # What exists now (the standard library, this runtime, its private copies) lives as long as
 # Python does. Frozen, it is never scanned by the garbage collector again: in Pyodide one full

@@ -4,8 +4,9 @@ from __future__ import annotations
 import linecache
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
+from .library import CourseModules
 from .runner import compile_problem
 from .seal import RECURSION_LIMIT, StopRun
 
@@ -37,12 +38,20 @@ def _no_reason() -> str | None:
 
 
 def run_program(source: str, filename: str,
-                stop_reason: Callable[[], str | None] = _no_reason) -> RunOutcome:
+                stop_reason: Callable[[], str | None] = _no_reason,
+                library: Mapping[str, str] | None = None) -> RunOutcome:
     """Execute ``source`` as ``__main__``; prints go straight to sys.stdout and sys.stderr.
 
     ``stop_reason`` says why a KeyboardInterrupt came: "user" (Stop), "time", or None when the
-    learner's code raised it itself, which is then shown like any other error.
+    learner's code raised it itself, which is then shown like any other error. ``library``: the
+    course's modules the file may import (:mod:`.library`).
     """
+    with CourseModules(library):
+        return _run_program(source, filename, stop_reason)
+
+
+def _run_program(source: str, filename: str, stop_reason: Callable[[], str | None]
+                 ) -> RunOutcome:
     if "\0" in source:
         _, problem = compile_problem(source, filename)
         print(problem, file=sys.stderr)

@@ -25,6 +25,7 @@ from types import CodeType, MappingProxyType, TracebackType
 from typing import Any
 
 from .checks import CheckFailed, _registry, take_current_call
+from .library import CourseModules
 from .seal import RECURSION_LIMIT as BASE_RECURSION_LIMIT
 from .seal import StopRun
 
@@ -178,10 +179,11 @@ class MissingName(CheckFailed):
 class _Program:
     """A compiled file the checks can run again (``rerun``), and the lesson's reference."""
 
-    def __init__(self, code: CodeType, filename: str, reference_source: str | None = None
-                 ) -> None:
+    def __init__(self, code: CodeType, filename: str, reference_source: str | None = None,
+                 modules: CourseModules | None = None) -> None:
         self.code, self.filename = code, filename
         self.reference_source = reference_source
+        self.modules = modules  # the course's modules it may import, fresh for every run
         self.reference: LearnerCode | None = None  # run on first use, then kept
 
 
@@ -261,6 +263,8 @@ def _execute(program: _Program, files: Mapping[str, str] | None = None,
                 with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
                     file.write(text)
             os.chdir(folder)
+        if program.modules is not None:
+            program.modules.fresh()
         sys.stdout = sys.stderr = out
         try:
             exec(program.code, namespace)
@@ -274,7 +278,8 @@ def _execute(program: _Program, files: Mapping[str, str] | None = None,
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
     return LearnerCode(namespace, out.judged(), ended_early,
-                       _Program(program.code, program.filename, reference_source))
+                       _Program(program.code, program.filename, reference_source,
+                                program.modules))
 
 
 def rerun(code: LearnerCode, files: Mapping[str, str]) -> LearnerCode:
@@ -313,7 +318,8 @@ def reference(code: LearnerCode) -> LearnerCode:
     if program.reference is None:
         compiled = compile(program.reference_source, REFERENCE_NAME, "exec", dont_inherit=True)
         try:
-            program.reference = _execute(_Program(compiled, REFERENCE_NAME))
+            program.reference = _execute(_Program(compiled, REFERENCE_NAME,
+                                                  modules=program.modules))
         except Exception as error:  # the reference is ours: lint proves it runs
             raise RuntimeError(f"the lesson's reference solution raised "
                                f"{type(error).__name__}: {_quoted(error)}") from None
@@ -568,8 +574,8 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
              stop_reason: Callable[[], str | None] = _no_reason, process_limit: str = "",
              file_limit: str = "",
              progress: Callable[[str, Mapping[str, str]], None] = _ignore,
-             checks_code: CodeType | None = None, reference: str | None = None
-             ) -> dict[str, Any]:
+             checks_code: CodeType | None = None, reference: str | None = None,
+             library: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Execute ``source`` in a fresh namespace, then every check of ``checks_source`` on it.
 
     Returns the result contract as plain data. ``progress`` hears ``("code", {})`` before the
@@ -577,9 +583,20 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
     "status", "message", "fix"})`` after it, so a caller in another process knows how far it
     got. ``checks_code`` is ``checks_source`` compiled, when the caller has it already.
     ``reference`` is the lesson's solution, which checks may run and compare with
-    (:func:`reference`, :mod:`.agree`).
+    (:func:`reference`, :mod:`.agree`). ``library`` holds the course's modules the code may
+    import (:mod:`.library`), by path: ``{"given/train3.py": source, ...}``.
     """
-    limits = Limits(time_limit, memory_limit, stop_reason, process_limit, file_limit)
+    modules = CourseModules(library)
+    with modules:
+        return _evaluate(source, checks_source, lesson, starter, filename, checks_filename,
+                         Limits(time_limit, memory_limit, stop_reason, process_limit, file_limit),
+                         progress, checks_code, reference, modules)
+
+
+def _evaluate(source: str, checks_source: str, lesson: str, starter: str | None, filename: str,
+              checks_filename: str, limits: Limits,
+              progress: Callable[[str, Mapping[str, str]], None], checks_code: CodeType | None,
+              reference: str | None, modules: CourseModules) -> dict[str, Any]:
     out = _CappedText()
     names: list[str] = []
     results: list[dict[str, str]] = []
@@ -612,9 +629,10 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
         # The learner's file gets the real builtins, as with `python`, never this module's own.
         namespace: dict[str, Any] = {"__name__": CHECKED_NAME, "__file__": filename,
                                      "__builtins__": builtins}
-        program = _Program(code, filename, reference)
+        program = _Program(code, filename, reference, modules)
         ended_early = ""
         progress("code", {})
+        modules.fresh()
         sys.stdout = sys.stderr = out
         try:
             exec(code, namespace)
@@ -713,6 +731,7 @@ def run_checks(
     checks_filename: str = "checks.py",
     limits: Limits | None = None,
     reference: str | None = None,
+    library: Mapping[str, str] | None = None,
 ) -> Result:
     """Run ``checks_source``'s checks on ``source`` (on a private instance, see seal.py)."""
     from . import seal
@@ -721,7 +740,7 @@ def run_checks(
     return Result.from_dict(seal.evaluate(
         source, checks_source, lesson=lesson, starter=starter, filename=filename,
         checks_filename=checks_filename, time_limit=limits.time, memory_limit=limits.memory,
-        stop_reason=limits.stopped, reference=reference))
+        stop_reason=limits.stopped, reference=reference, library=library))
 
 
 # --- JSON out, written here so that nothing the learner's code can patch (the json module,

@@ -26,11 +26,13 @@ def compute(solution: str, items: list[dict[str, Any]], timeout: float,
             library: Path | None = None) -> list[dict[str, Any]]:
     """For each item ({"code", "name"}), a fresh run of ``solution`` then of the item's code:
     {"value": what it set `name` to} or {"error": "..."}. ``library`` is a folder of the
-    course's own modules that the code may import (its `compute/`)."""
+    course's own modules that the code may import (its `compute/`); the course's `library/`
+    beside it, which starters and solutions import, is importable too."""
     from ..dataset import names_file
 
-    job = {"solution": solution, "items": items,
-           "library": str(library) if library is not None else None}
+    paths = [] if library is None else [str(folder) for folder in (
+        library, library.parent / "library") if folder.is_dir()]
+    job = {"solution": solution, "items": items, "paths": paths}
     with tempfile.TemporaryDirectory(prefix="linebyline-compute-") as folder:
         shutil.copyfile(names_file(), Path(folder) / "input.txt")
         try:

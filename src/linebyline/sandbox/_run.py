@@ -324,6 +324,7 @@ def check_source(lesson: Lesson, source: str, *, timeout: float = DEFAULT_TIMEOU
     user = _unprivileged_user()
     # The lesson's solution, which differential checks compare the learner's functions with.
     options.setdefault("reference", exercise.solution)
+    options.setdefault("library", exercise.library)  # the course's modules a starter imports
     job = {
         "lesson": lesson.number,
         "source": source,

@@ -1,6 +1,6 @@
 """The child process of linebyline.sandbox.compute(): runs a lesson's solution, then one piece of code.
 
-Reads one JSON job on stdin ({"solution", "items": [{"code", "name", "then"?}], "library"}) and
+Reads one JSON job on stdin ({"solution", "items": [{"code", "name", "then"?}], "paths"}) and
 writes one JSON
 object on stdout: {"results": [{"value": ...} or {"error": "..."}]}. Each item gets the solution's
 state as if freshly run, so no item can disturb another: where the system can fork, the
@@ -111,8 +111,8 @@ def _forked(namespace: dict[str, Any], item: dict[str, Any]) -> dict[str, Any]:
 def main() -> None:
     job = json.loads(sys.stdin.read())
     items = job["items"]
-    if job.get("library"):  # the course's own modules, shared by its lessons' computations
-        sys.path.insert(0, job["library"])
+    # The course's own modules: its computations' `compute/`, and the `library/` starters import.
+    sys.path[0:0] = job.get("paths") or []
     if not hasattr(os, "fork") or len(items) < 2:
         results = [_run(job["solution"], item) for item in items]
     else:

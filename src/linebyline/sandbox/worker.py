@@ -69,7 +69,7 @@ def _import_beforehand(source: str) -> None:
                     pass
 
 
-def _limit_myself(job: dict[str, Any]) -> None:
+def _limit_myself(job: dict[str, Any], library: dict[str, str]) -> None:
     memory = job["memory_mb"] * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     size = job["file_mb"] * 1024 * 1024
@@ -79,7 +79,8 @@ def _limit_myself(job: dict[str, Any]) -> None:
         # Started by root: the learner's code runs as an unprivileged user instead, which also
         # makes the process-count limit count (the kernel does not apply it to root).
         if job.get("preload", True):  # contained, Python's files stay readable (see _containment)
-            for text in (job["source"], job["checks_source"]):  # the checks import lazily too
+            # The checks import lazily too, and so do the course's modules the file imports.
+            for text in (job["source"], job["checks_source"], *library.values()):
                 _import_beforehand(text)
         uid, gid = job["user"]
         os.setgroups([])
@@ -178,7 +179,7 @@ def main(evaluate=seal.evaluate, to_json=seal.to_json, StopRun=seal.StopRun, wri
         stopped.append("time")
         raise StopRun()
 
-    _limit_myself(job)
+    _limit_myself(job, options.get("library") or {})
     signal.signal(signal.SIGALRM, on_alarm)
     setitimer(ITIMER_REAL, job["timeout"])
     result = None

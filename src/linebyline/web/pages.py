@@ -6,6 +6,7 @@ next request); everything derived from it is cached under the content version.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import threading
@@ -20,6 +21,7 @@ from django.urls import reverse
 from .. import runtime
 from ..computed import Computed, compute_lesson, compute_review
 from ..course import Course, Lesson, Module, default_course_path, load_course
+from ..course.library import library_sources
 from ..course.prose import LESSON_REFERENCE, TAG, fill_facts, inline_markdown, markdown
 from ..course.widgets import KINDS
 
@@ -331,11 +333,14 @@ def widget_assets(kind: str) -> dict[str, str]:
 
 
 def runtime_sources() -> dict[str, str]:
-    """The check runtime's files, as the browser writes them into Pyodide's file system."""
+    """The check runtime's files, as the browser writes them into Pyodide's file system, and
+    the course's modules that learners' files import (runtime/browser.py reads them)."""
     folder = Path(runtime.__file__).parent
     files = {"linebyline/__init__.py": ""}  # the package's real __init__ is not needed there
     for path in sorted(folder.glob("*.py")):
         files[f"linebyline/runtime/{path.name}"] = path.read_text(encoding="utf-8")
+    files["linebyline/course_library.json"] = json.dumps(library_sources(current.path()),
+                                                         sort_keys=True)
     return files
 
 
