@@ -6,7 +6,8 @@
 import { setUsable } from "./usable";
 import { type CourseSummary, Progress } from "./progress";
 import { type Assembled, downloadAssembled, renderAssembly } from "./mine/assembly-view";
-import { assemblyRequest, fetchAssembly, leftOutNotes } from "./mine/assemble-request";
+import { Unreachable, assemblyRequest, fetchAssembly, leftOutNotes } from "./mine/assemble-request";
+import { Trainer } from "./mine/trainer";
 import { LossChart, Trend, emptyCurve, extend, type Curve } from "./mine/chart";
 import { loadMyRun, type MyRun } from "./mine/my-runs";
 import "./mine/my-microgpt.css";
@@ -14,7 +15,7 @@ import "./end-page.css";
 
 interface ReferenceRun { script: string; steps: number; losses: Array<number | null>; samples: string[] }
 interface PageData {
-  assembleUrl: string; script: string; myMicrogptUrl: string; homeUrl: string; maxDraft: number;
+  assembleUrl: string; assemblerUrl: string; script: string; myMicrogptUrl: string; homeUrl: string; maxDraft: number;
   lessons: Record<string, { checks: number; written: number }>; complete: boolean;
   reference: ReferenceRun | null;
 }
@@ -76,11 +77,29 @@ function showFigures(): void {
 const download = $<HTMLButtonElement>("[data-download]");
 let assembled: Assembled | null = null;
 
+/** Offline, the page's own Python assembles the file, from the course as My microgpt keeps it. */
+async function assembledHere(text: string): Promise<Assembled> {
+  const python = new Trainer($("[data-end]").dataset.trainWorkerUrl!, document.body.dataset.pyodideUrl!, () => undefined);
+  await python.start();
+  const lessons = (JSON.parse(text) as { lessons: Record<string, unknown> }).lessons;
+  const answer = JSON.parse(await python.assemble(page.assemblerUrl, page.script, lessons)) as Assembled;
+  for (const region of answer.regions) region.url = course.lessons[region.lesson]?.url ?? "";
+  return answer;
+}
+
 async function showFile(): Promise<void> {
   const status = $("[data-end-file-status]");
   const { text, leftOut } = assemblyRequest(progress, course, page.script, page.maxDraft);
+  let here = false;
   try {
-    assembled = await fetchAssembly(page.assembleUrl, text);
+    try {
+      assembled = await fetchAssembly(page.assembleUrl, text);
+    } catch (error) {
+      if (!(error instanceof Unreachable)) throw error;
+      status.textContent = `You are offline: assembling your ${page.script} in this browser…`;
+      assembled = await assembledHere(text);
+      here = true;
+    }
   } catch (error) {
     status.textContent = `Your ${page.script} could not be assembled: ${(error as Error).message}`;
     return;
@@ -94,6 +113,7 @@ async function showFile(): Promise<void> {
   status.textContent = lessons.length === 0
     ? `All of it is yours: every one of the ${assembled.total} regions the lessons teach holds your own passing code.`
     : `${assembled.yours} of its ${assembled.total} regions hold your code. The rest is still the reference, from ${lessons.length} lesson${lessons.length === 1 ? "" : "s"}: finish ${lessons.length === 1 ? "it" : "them"} to make it yours.`;
+  if (here) status.textContent += " (Assembled in this browser: you are offline.)";
   const list = $("[data-end-reference]");
   list.replaceChildren(...lessons.map((region) => {
     const item = document.createElement("li");

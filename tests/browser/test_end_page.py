@@ -82,3 +82,22 @@ def test_half_done_names_the_lessons_that_still_give_the_reference(server, page:
     assert all(text.split(" ")[0] not in first_half for text in still.all_inner_texts())
     numbers = [tuple(map(int, text.split(" ")[0].split("."))) for text in still.all_inner_texts()]
     assert numbers == sorted(numbers)  # in course order, not the order of the file's regions
+
+
+def test_offline_the_page_assembles_the_learners_program_in_the_browser(
+        server, page: Page, tmp_path: Path):
+    # The server cannot be reached for the assembly (as offline, where the service worker keeps
+    # the page, Pyodide and the course's assembler, but cannot answer a POST): the page's own
+    # Python assembles the same file from the learner's passing code.
+    first_half = [lesson.number for lesson in LESSONS[: len(LESSONS) // 2]]
+    bring_progress(page, server, tmp_path, {n: done(solution(n)) for n in first_half})
+    page.goto(server.url + "/the-end/")
+    expect(page.locator("[data-end-file-status]")).to_contain_text("The rest is still the reference",
+                                                                   timeout=60_000)
+    online_file = page.locator("[data-mine-file]").inner_text()
+    page.route("**/my-microgpt/assemble", lambda route: route.abort("internetdisconnected"))
+    page.reload()
+    status = page.locator("[data-end-file-status]")
+    expect(status).to_contain_text("Assembled in this browser: you are offline", timeout=120_000)
+    expect(status).to_contain_text("The rest is still the reference")
+    assert page.locator("[data-mine-file]").inner_text() == online_file

@@ -22,6 +22,7 @@ from ..course import Course
 from ..lesson_standard import learner_lines
 from ..mine.assemble import MAX_DRAFT_CHARS
 from . import rendered
+from .mine import assembler_url
 from .pages import CourseView
 from .views import _course_or_error
 
@@ -84,6 +85,8 @@ def page_context(view: CourseView) -> dict[str, object]:
         "program": program, "complete": view.all_published, "beyond": view.inline(BEYOND),
         "page_data": {
             "assembleUrl": reverse("my-microgpt-assemble"), "script": program,
+            # Offline, the page assembles in the browser, as My microgpt does.
+            "assemblerUrl": assembler_url(view),
             "myMicrogptUrl": reverse("my-microgpt"), "homeUrl": reverse("home"),
             "maxDraft": MAX_DRAFT_CHARS, "lessons": lesson_facts(view),
             "complete": view.all_published, "reference": reference_run(view),
