@@ -60,8 +60,16 @@ class Bar {
     this.announce.setAttribute("role", "status");
     box.append(this.text, this.meter, this.button, this.announce);
     document.body.append(box);
+    // The bar floats over the page's bottom: the page keeps room for it, so that no row of a
+    // table or line of text stays hidden behind it, even scrolled to the end.
+    new ResizeObserver(() => this.makeRoom()).observe(box);
     this.box = box;
     return box;
+  }
+
+  private makeRoom(): void {
+    const box = this.box;
+    document.body.style.paddingBottom = box && !box.hidden ? `calc(${box.offsetHeight}px + 2rem)` : "";
   }
 
   show(state: string, text: string, options: { meter?: [number, number]; button?: [string, () => void]; announce?: string; hideAfter?: number } = {}): void {
@@ -76,10 +84,12 @@ class Bar {
     if (options.button) { this.button.textContent = options.button[0]; this.button.onclick = options.button[1]; }
     if (options.announce) say(this.announce, options.announce);
     if (options.hideAfter) this.hideTimer = window.setTimeout(() => this.hide(), options.hideAfter);
+    this.makeRoom();
   }
 
   hide(): void {
     if (this.box) this.box.hidden = true;
+    this.makeRoom();
   }
 }
 

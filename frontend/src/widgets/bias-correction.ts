@@ -215,7 +215,7 @@ function mountBiasCorrection(root: HTMLElement, params: Params): void {
       if (value !== null) return num(value);
       return col === "step" ? "ZeroDivisionError" : "÷ 0";
     };
-    row.replaceChildren(...COLUMNS.map(([col]) => h("td", { "data-col": col, "data-value": String(values[col] ?? "") }, shown(col))));
+    row.replaceChildren(...COLUMNS.map(([col, text]) => h("td", { "data-col": col, "data-label": text, "data-value": String(values[col] ?? "") }, shown(col))));
     root.dataset.mode = m;
     const right = worked(data!, chosen, t, "corrected");
     const raw = worked(data!, chosen, t, "raw");
