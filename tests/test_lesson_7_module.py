@@ -150,6 +150,8 @@ def test_7_1_counts_train1s_calculus_and_the_first_graph():
     assert 35 <= facts["hand_lines"] <= 45  # the "~40 lines"; counted, not typed
     assert train1[start + 17].strip() == "return -math.log(probs[target])"
     assert facts["step1_nodes"] > 10_000 and facts["params"] == 3184
+    # the quiz: the longest name (14 letters) fits block_size with its closing BOS
+    assert facts["longest"] == 14 and facts["longest_positions"] <= facts["block_size"]
 
 
 def test_7_1_a_correct_spelling_with_rounding_of_its_own_passes(in_folder):

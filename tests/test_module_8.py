@@ -201,6 +201,9 @@ def test_87_what_attention_buys_and_what_it_does_not():
     assert max(singles, key=singles.get) == "no_residual"  # the review's question 6
     assert all(value > facts["train3_mean"] for value in singles.values())
     assert 10 < facts["blowup_step"] < 100 and facts["stopped_step"] == facts["blowup_step"] + 1
+    # the quiz: own position only beats the table, one letter (no wpe either) does not
+    assert facts["self_mean"] < facts["table_mean"] < facts["one_letter_mean"]
+    assert abs(facts["train3_p"] - math.exp(-facts["train3_mean"])) < 1e-12
 
 
 # --- the attention-grid widget kind refuses what it cannot draw ----------------------------------
