@@ -176,7 +176,8 @@ def review_problems(course: Course, module: Module, computed: Computed) -> list[
     if review is None:
         return []
     texts = [review.summary, *quiz_texts(review.quiz)]
-    return text_problems(course, texts, review.path, computed)
+    return (text_problems(course, texts, review.path, computed)
+            + review_shown_problems(module, computed))
 
 
 def text_problems(course: Course, texts: Iterable[str], where: Path, computed: Computed
@@ -202,7 +203,8 @@ def lesson_problems(course: Course, lesson: Lesson, computed: Computed) -> list[
     """Every way ``lesson`` falls short of the standard."""
     return (quiz_problems(lesson.quiz, str(lesson.path / "lesson.yaml"))
             + mistake_problems(lesson) + lead_problems(course, lesson)
-            + reference_problems(course, lesson, computed))
+            + reference_problems(course, lesson, computed)
+            + answer_shown_problems(lesson, computed))
 
 
 # Lines this short (`pass`, `return x`, `i += 1`) are too common to give an answer away.
@@ -251,3 +253,147 @@ def answer_leaks(course: Course) -> list[tuple[str, str, str]]:
                 leaks.append((key, lesson.number, "its own starter's comments"))
         shown.append((lesson.number, set(_code_keys(lesson.exercise.starter))))
     return leaks
+
+
+# --- Quizzes a learner can pass without the lesson (issue 29) ---
+
+# The right choice may be one of the two longest in at most this share of choice questions, and a
+# stock wording ("... raises an error", "Nothing ...") may be right this far from chance at most.
+TOP_TWO_SHARE = 0.55
+STOCK_SLACK = 0.10
+STOCK_FORMS = {"error": re.compile(r"raises|error", re.IGNORECASE),
+               "nothing": re.compile(r"^\s*nothing\b", re.IGNORECASE)}
+# A run of this many words of the right choice, found on the page before the quiz (and in no
+# wrong choice), hands it over.
+KEY_PHRASE_WORDS = 6
+
+
+def _choice_questions(course: Course) -> list[Question]:
+    questions = [q for lesson in course.lessons() for q in lesson.quiz]
+    questions += [q for module in course.modules if module.review for q in module.review.quiz]
+    return [q for q in questions if q.kind == "choice" and len(q.choices) > 1]
+
+
+def quiz_figures(course: Course) -> dict[str, object]:
+    """How guessable the choice questions are by their wording, over the whole course: how often
+    the right choice is one of the two longest, and how often each stock form is right."""
+    questions = _choice_questions(course)
+    top_two = 0
+    chance = 0.0
+    stock = {form: [0, 0] for form in STOCK_FORMS}  # shown, right
+    for question in questions:
+        lengths = sorted((_length(c.text) for c in question.choices), reverse=True)
+        right = next(_length(c.text) for c in question.choices if c.correct)
+        top_two += right >= lengths[1]
+        chance += 1 / len(question.choices)
+        for choice in question.choices:
+            for form, pattern in STOCK_FORMS.items():
+                if pattern.search(choice.text):
+                    stock[form][0] += 1
+                    stock[form][1] += choice.correct
+    return {"questions": len(questions), "top_two": top_two,
+            "chance": chance / len(questions) if questions else 0.0, "stock": stock}
+
+
+def quiz_figure_problems(figures: dict[str, object]) -> list[str]:
+    total, top_two, chance = figures["questions"], figures["top_two"], figures["chance"]
+    problems = []
+    if total and top_two > TOP_TWO_SHARE * total:  # type: ignore[operator]
+        problems.append(f"the right choice is one of the two longest in {top_two} of {total} "
+                        f"choice questions, more than {TOP_TWO_SHARE:.0%}: length gives answers "
+                        "away")
+    for form, (shown, right) in figures["stock"].items():  # type: ignore[attr-defined]
+        if shown and abs(right / shown - chance) > STOCK_SLACK:  # type: ignore[operator]
+            problems.append(f"choices worded as {form!r} are right {right} times in {shown} "
+                            f"({right / shown:.0%}; any choice is right {chance:.0%} of the "
+                            f"time): that wording tells a guesser which to pick or avoid")
+    return problems
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9_.'-]+", text.lower().replace("−", "-"))
+
+
+def _strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _strings(item)
+
+
+def shown_before_quiz(lesson: Lesson, computed: Computed) -> str:
+    """What the page shows above the quiz, facts filled in: lead, Watch and Explore's texts."""
+    from .course.prose import fill_facts
+
+    texts = [lesson.lead, lesson.watch, *_strings(lesson.explore.params), *_strings(computed.data)]
+    return fill_facts("\n".join(texts), computed.facts).replace("−", "-")
+
+
+def _spellings(answer: float, tolerance: float) -> set[str]:
+    """How a page could print ``answer``: each rounding within the tolerance, longer than 1."""
+    found = set()
+    for decimals in range(0, 7):
+        if abs(round(answer, decimals) - answer) <= max(tolerance, 1e-9):
+            text = f"{answer:.{decimals}f}"
+            found.add(text)
+            if decimals == 0 and abs(answer) >= 1000:
+                found.add(f"{answer:,.0f}")
+    return {text for text in found if len(text.lstrip("-")) > 1}
+
+
+def _number_shown(answer: float, tolerance: float, text: str) -> str:
+    for spelling in sorted(_spellings(answer, tolerance), key=len, reverse=True):
+        if re.search(r"(?<![\d.,])" + re.escape(spelling) + r"(?![\d]|[.,]\d)", text):
+            return spelling
+    return ""
+
+
+def _phrase_shown(question: Question, text: str) -> str:
+    right = next(c for c in question.choices if c.correct)
+    words = _words(right.text)
+    page = " " + " ".join(_words(text)) + " "
+    others = [" " + " ".join(_words(c.text)) + " " for c in question.choices if not c.correct]
+    for start in range(len(words) - KEY_PHRASE_WORDS + 1):
+        phrase = " " + " ".join(words[start:start + KEY_PHRASE_WORDS]) + " "
+        if phrase in page and not any(phrase in other for other in others):
+            return phrase.strip()
+    return ""
+
+
+def answer_shown_problems(lesson: Lesson, computed: Computed) -> list[str]:
+    """A quiz answer the page shows before the quiz: the number, or the right choice's words."""
+    return quiz_shown_problems(lesson.quiz, shown_before_quiz(lesson, computed), computed,
+                               lesson.path / "lesson.yaml")
+
+
+def review_shown_problems(module: Module, computed: Computed) -> list[str]:
+    """The same for a module review, whose summary stands above its quiz."""
+    from .course.prose import fill_facts
+
+    review = module.review
+    if review is None:
+        return []
+    text = fill_facts(review.summary, computed.facts).replace("−", "-")
+    return quiz_shown_problems(review.quiz, text, computed, review.path)
+
+
+def quiz_shown_problems(quiz: Iterable[Question], text: str, computed: Computed, where: Path
+                        ) -> list[str]:
+    problems = []
+    for index, question in enumerate(quiz):
+        place = f"{where}:{question.line}: question {index + 1}"
+        if question.kind == "predict" and index in computed.answers:
+            shown = _number_shown(computed.answers[index], question.tolerance, text)
+            if shown:
+                problems.append(f"{place}: its answer, {shown}, is printed on the page above the "
+                                "quiz: ask for a number the learner works out")
+        elif question.kind == "choice":
+            shown = _phrase_shown(question, text)
+            if shown:
+                problems.append(f"{place}: the right choice's words “{shown}” stand on the page "
+                                "above the quiz: it can be matched, not reasoned")
+    return problems

@@ -97,6 +97,13 @@ def lint_course(course: Course, require_full_coverage: bool = False,
     if not only:
         longest, total = lesson_standard.longest_share(course)
         notes.append(f"the right choice is the longest in {longest} of {total} choice questions")
+        figures = lesson_standard.quiz_figures(course)
+        notes.append(f"the right choice is one of the two longest in {figures['top_two']} of "
+                     f"{total} (at most {lesson_standard.TOP_TWO_SHARE:.0%}); stock wordings "
+                     "shown and right: " + ", ".join(
+                         f"{form} {shown}/{right}" for form, (shown, right)
+                         in figures["stock"].items()))  # type: ignore[attr-defined]
+        standard.extend(lesson_standard.quiz_figure_problems(figures))
         if total and longest > lesson_standard.LONGEST_SHARE * total:
             standard.append(f"the right choice is the longest in {longest} of {total} choice "
                             f"questions, more than {lesson_standard.LONGEST_SHARE:.0%}: length "
