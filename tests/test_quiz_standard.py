@@ -74,3 +74,29 @@ def test_the_right_choices_words_in_the_watch_text_are_flagged(course):
     shown = replace(lesson, watch=lesson.watch + "\n\n" + right.text + "\n")
     found = set(answer_shown_problems(shown, computed)) - set(before)
     assert any(f"question {index + 1}: the right choice's words" in p for p in found), found
+
+
+def test_an_author_can_say_why_a_match_on_the_page_is_not_the_answer(course):
+    lesson, index = _predict(course)
+    computed = compute_lesson(lesson)
+    shown = replace(lesson, watch=lesson.watch + f"\n\nThe value is {computed.answers[index]:.4f}.\n")
+    flagged = answer_shown_problems(shown, computed)
+    assert any(f"question {index + 1}: its answer" in problem for problem in flagged)
+    quiz = list(shown.quiz)
+    quiz[index] = replace(quiz[index], not_given_away="The page's number is another run's, not this one.")
+    excused = answer_shown_problems(replace(shown, quiz=tuple(quiz)), computed)
+    assert not any(f"question {index + 1}: its answer" in problem for problem in excused)
+
+
+def test_a_reason_must_be_a_sentence(copy):
+    from linebyline.course import CourseErrors, load_course
+
+    lesson = copy / "lessons" / "7.5-backward" / "lesson.yaml"
+    text = lesson.read_text()
+    lesson.write_text(text.replace("  - kind: predict\n", "  - kind: predict\n    not_given_away: ok\n", 1))
+    try:
+        load_course(copy)
+    except CourseErrors as errors:
+        assert "`not_given_away` must say why" in str(errors)
+    else:
+        raise AssertionError("a one-word reason was accepted")

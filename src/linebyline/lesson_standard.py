@@ -386,11 +386,14 @@ def quiz_shown_problems(quiz: Iterable[Question], text: str, computed: Computed,
     problems = []
     for index, question in enumerate(quiz):
         place = f"{where}:{question.line}: question {index + 1}"
+        if question.not_given_away:
+            continue  # the author said why the page's match is not the answer (lint counts these)
         if question.kind == "predict" and index in computed.answers:
             shown = _number_shown(computed.answers[index], question.tolerance, text)
             if shown:
                 problems.append(f"{place}: its answer, {shown}, is printed on the page above the "
-                                "quiz: ask for a number the learner works out")
+                                "quiz: ask for a number the learner works out (or, where that "
+                                "number means something else, say why in `not_given_away`)")
         elif question.kind == "choice":
             shown = _phrase_shown(question, text)
             if shown:

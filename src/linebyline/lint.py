@@ -104,6 +104,9 @@ def lint_course(course: Course, require_full_coverage: bool = False,
                          f"{form} {shown}/{right}" for form, (shown, right)
                          in figures["stock"].items()))  # type: ignore[attr-defined]
         standard.extend(lesson_standard.quiz_figure_problems(figures))
+        excused = sum(1 for lesson in course.lessons() for q in lesson.quiz if q.not_given_away)
+        notes.append(f"quiz answers the page shows, each said not to give it away "
+                     f"(`not_given_away`): {excused}")
         if total and longest > lesson_standard.LONGEST_SHARE * total:
             standard.append(f"the right choice is the longest in {longest} of {total} choice "
                             f"questions, more than {lesson_standard.LONGEST_SHARE:.0%}: length "

@@ -403,12 +403,25 @@ def _codealong(build: Fields, starter: str, solution: str) -> tuple[Chapter, ...
     return tuple(chapters)
 
 
+# Lint flags a quiz answer that the page prints above the quiz; where the page's number or words
+# mean something else, the author says why here, in a sentence a reviewer can judge.
+MIN_REASON_CHARS = 30
+
+
+def _not_given_away(entry: Fields) -> str:
+    reason = entry.get("not_given_away", str, "") or ""
+    if reason and len(reason.strip()) < MIN_REASON_CHARS:
+        entry.error("`not_given_away` must say why the page's match is not the answer, in a "
+                    f"sentence (at least {MIN_REASON_CHARS} characters)", "not_given_away")
+    return reason.strip()
+
+
 def _quiz(fields: Fields) -> tuple[Question, ...]:
     questions = []
     for entry in fields.items("quiz", "question"):
         kind = entry.get("kind", str)
         if kind == "choice":
-            entry.only("kind", "prompt", "choices", "explain")
+            entry.only("kind", "prompt", "choices", "explain", "not_given_away")
             choices = []
             for choice in entry.items("choices", "choice"):
                 choice.only("text", "correct", "explain")
@@ -419,9 +432,10 @@ def _quiz(fields: Fields) -> tuple[Question, ...]:
                 entry.error("exactly one choice must be `correct: true`", "choices")
             questions.append(Question("choice", entry.get("prompt", str) or "",
                                       entry.get("explain", str, ""), tuple(choices),
-                                      line=entry.line()))
+                                      line=entry.line(), not_given_away=_not_given_away(entry)))
         elif kind == "predict":
-            entry.only("kind", "prompt", "compute", "tolerance", "explain", "wrong", "worked")
+            entry.only("kind", "prompt", "compute", "tolerance", "explain", "wrong", "worked",
+                       "not_given_away")
             compute = entry.get("compute", str) or ""
             tolerance = entry.get("tolerance", float, 0.0)
             if tolerance is not None and tolerance < 0:
@@ -439,7 +453,8 @@ def _quiz(fields: Fields) -> tuple[Question, ...]:
             questions.append(Question("predict", entry.get("prompt", str) or "",
                                       entry.get("explain", str) or "", (), compute,
                                       tolerance or 0.0, entry.line(), tuple(wrong),
-                                      entry.get("worked", str, "") or ""))
+                                      entry.get("worked", str, "") or "",
+                                      _not_given_away(entry)))
         elif kind is not None:
             entry.error(f"`kind` must be choice or predict, not {kind!r}", "kind")
     return tuple(questions)

@@ -87,6 +87,8 @@ class Question:
     line: int = 0  # in lesson.yaml, for reports
     wrong: tuple[WrongAnswer, ...] = ()  # predict: expected wrong numbers
     worked: str = ""  # predict: the worked answer shown after two misses (else `explain`)
+    # Why the page's match for the answer (lint's "printed above the quiz") is not a giveaway.
+    not_given_away: str = ""
 
 
 @dataclass(frozen=True)
