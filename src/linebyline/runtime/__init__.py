@@ -20,6 +20,7 @@ before the learner's code runs (see seal.py), so the learner's file cannot patch
 from . import seal  # noqa: F401 - first: it takes its copies before anything else can change them
 from .agree import Case, agrees, differ, number_lists, plain, value_graphs, words
 from .checks import CheckFailed, calling, check, fail
+from .flow import cut_message, cut_off, matrix_leaves
 from .numeric import close, nudge_grads, slope
 from .program import RunOutcome, learner_traceback, run_program
 from .runner import (
@@ -44,6 +45,9 @@ __all__ = [
     "Case",
     "agrees",
     "crashed",
+    "cut_message",
+    "cut_off",
+    "matrix_leaves",
     "differ",
     "learner_line",
     "number_lists",

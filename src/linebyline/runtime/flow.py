@@ -1,0 +1,54 @@
+"""Does a gradient reach every number it should? A learner who computes through ``.data``
+(``Value(sum(q.data * k.data ...))``, a ReLU built from floats) gets the forward numbers right, but
+the graph is cut there: backward() can never reach the weights before the cut.
+
+``cut_off`` answers from the graph alone, by following ``_children`` from the output, so it needs
+no backward() of the learner's and no gradient values: what the graph does not link, no correct
+backward could fill in.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+MAX_NODES = 2_000_000  # a whole forward pass of microgpt is about 60,000 nodes
+
+
+def reached(output: Any) -> set[int]:
+    """The ids of every node the output was computed from (itself included)."""
+    seen: set[int] = set()
+    stack = [output]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if len(seen) > MAX_NODES:
+            break
+        stack.extend(getattr(node, "_children", ()) or ())
+    return seen
+
+
+def cut_off(outputs: Any, leaves: Mapping[str, Any]) -> list[str]:
+    """The names of ``leaves`` that none of ``outputs`` (one node, or a list of them) is computed
+    from: no gradient can reach them. In the order of ``leaves``."""
+    found: set[int] = set()
+    for output in outputs if isinstance(outputs, (list, tuple)) else [outputs]:
+        found |= reached(output)
+    return [name for name, leaf in leaves.items() if id(leaf) not in found]
+
+
+def matrix_leaves(name: str, matrix: Iterable[Iterable[Any]]) -> dict[str, Any]:
+    """``{"attn_wq[0][0]": value, ...}``: a weight matrix's entries, named for messages."""
+    return {f"{name}[{i}][{j}]": value for i, row in enumerate(matrix)
+            for j, value in enumerate(row)}
+
+
+def cut_message(what: str, cut: list[str], total: int) -> str:
+    """A diagnosis in a beginner's words: which numbers the graph no longer links to ``what``."""
+    shown = ", ".join(cut[:3]) + (f" and {len(cut) - 3} more" if len(cut) > 3 else "")
+    return (f"{what} has the right numbers, but {len(cut)} of the {total} weights it is computed "
+            f"from are not in its graph ({shown}): no gradient can reach them, so training would "
+            "never change them. Somewhere on the way a Value's plain number (`.data`) was used and "
+            "a new Value made from it, which cuts the chain: keep Values flowing through every "
+            "operation.")
