@@ -14,7 +14,7 @@ from . import lesson_standard
 from .computed import compute_lesson, compute_review
 from .course import Course, Lesson, apply_edits
 from .sandbox import check_source
-from .scripts import NUM_STEPS
+from .scripts import NUM_STEPS, TRAINING_LOOP
 
 
 @dataclass
@@ -69,8 +69,12 @@ def lint_course(course: Course, require_full_coverage: bool = False,
     standard = []
     for module in course.modules:
         script = course.path / module.script
-        if len(NUM_STEPS.findall(script.read_text(encoding="utf-8"))) != 1:
+        text = script.read_text(encoding="utf-8")
+        if len(NUM_STEPS.findall(text)) != 1:
             problems.append(f"{script}: needs exactly one `num_steps = N` line")
+        if len(TRAINING_LOOP.findall(text)) != 1:
+            problems.append(f"{script}: needs exactly one `for step in range(num_steps):` "
+                            "training loop (train-run's first_steps stops it early)")
     uncovered = course.uncovered_lines()
     if require_full_coverage and uncovered:
         many = len(uncovered) != 1
