@@ -70,13 +70,12 @@ function mean(values: number[]): number {
 function driver(fn: string, docs: string[] | null, backwards: boolean, steps: number,
                 settings: Record<string, number>, program: string, programName: string): string {
   const literal = (value: unknown) => JSON.stringify(JSON.stringify(value)); // a JSON text, as a Python string
-  return `import json, random, time
+  return `import json, time
 lab = {"__name__": "experiment_lab"}
 exec(compile(json.loads(${literal(program)}), ${JSON.stringify(programName)}, "exec"), lab)
 docs = json.loads(${literal(docs)})
-if docs is None:
+if docs is None:  # the names as input.txt holds them: the function shuffles as microgpt.py does
     docs = [line.strip() for line in open("input.txt", encoding="utf-8") if line.strip()]
-    random.Random(42).shuffle(docs)  # the order microgpt trains in
 ${backwards ? "docs = [doc[::-1] for doc in docs]\n" : ""}Value, backward = lab["Value"], lab["Value"].backward
 started, step = time.perf_counter(), 0
 
