@@ -6,6 +6,7 @@ import { setUsable } from "../usable";
 import { say } from "../live";
 import { formatNumber, h, PrintedLines, pythonOfThePage, registerWidget, svg, uniqueId, type Params } from "./kit";
 import { StoppedError } from "../python";
+import { plural } from "../words";
 import "./train-run.css";
 
 const STEP_LINE = /^step\s+(\d+) \/ (\d+) \| loss (\S+)$/;
@@ -73,7 +74,7 @@ function describeChart(series: Series[], total: number): string {
     const steps = s.losses.length;
     const trend = smooth(s.losses);
     const lowest = Math.min(...s.losses);
-    return `${s.script}: ${steps === total ? `${total} steps` : `${steps} of ${total} steps`}, loss ${formatNumber(s.losses[0], 3)} at step 1 ` +
+    return `${s.script}: ${steps === total ? plural(total, "step") : `${steps} of ${total} steps`}, loss ${formatNumber(s.losses[0], 3)} at step 1 ` +
       `and ${formatNumber(s.losses[steps - 1], 3)} at step ${steps}, lowest ${formatNumber(lowest, 3)} ` +
       `(step ${s.losses.indexOf(lowest) + 1}), trend ${formatNumber(trend[0], 3)} at the start and ${formatNumber(trend[steps - 1], 3)} at the end`;
   });
@@ -151,7 +152,7 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
   const selectId = uniqueId("tr-steps");
   const titleId = uniqueId("tr-title");
   const select = h("select", { id: selectId },
-    ...choices.map((n, i) => h("option", { value: n, selected: i === 0 }, `${n} steps`)));
+    ...choices.map((n, i) => h("option", { value: n, selected: i === 0 }, plural(n, "step"))));
   const train = h("button", { type: "button", class: "tr-train" }, "Train");
   const stop = h("button", { type: "button", class: "secondary" }, "Stop");
   setUsable(stop, false);
@@ -216,7 +217,7 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
       const rate = done / Math.max(seconds, 1e-3);
       status.textContent = done < total
         ? `${label}: step ${done} / ${total} · ${formatNumber(rate, 1)} steps/s · about ${Math.ceil((total - done) / Math.max(rate, 1e-3))} s left`
-        : `${label}: ${total} steps in ${formatNumber(seconds, 1)} s · sampling names…`;
+        : `${label}: ${plural(total, "step")} in ${formatNumber(seconds, 1)} s · sampling names…`;
       redraw(total);
     });
     const result = await python.run(text, name, printed.take, { what: "the training", where: "in Explore" });
@@ -240,7 +241,7 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
     setUsable(train, false);
     select.disabled = true;
     setUsable(stop, true);
-    say(announce, `Training ${script} for ${total} steps.`);
+    say(announce, `Training ${script} for ${plural(total, "step")}.`);
     chart.draw(drawn, total);
     try {
       // Both scripts first: then the second run follows the first at once, and Build, which
@@ -259,7 +260,7 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
       namesTitle.hidden = main.samples.length === 0;
       status.textContent = firstSteps && whole
         ? `Done: the first ${total} of the ${Number(whole).toLocaleString("en")} steps of ${script}.`
-        : `Done: ${total} steps of ${script}.`;
+        : `Done: ${plural(total, "step")} of ${script}.`;
       say(announce, `Training finished. ${summary.textContent} ${main.samples.length} names invented.`);
     } catch (error) {
       const stopped = error instanceof StoppedError;

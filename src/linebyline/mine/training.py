@@ -258,8 +258,9 @@ def compare(mine: list[float | None], reference: list[float | None],
         marks = list(zip((my_marks or [])[:steps], (reference_marks or [])[:steps]))
         split = next((k for k, (a, b) in enumerate(marks) if a and b and a != b), None)
         if split is None:
+            every = f"all {steps} steps" if steps != 1 else "its one step"
             return Verdict("same", f"Matches the reference at every step{so_far}: the same loss "
-                           f"and the same weights, to the last digit, for all {steps} steps.")
+                           f"and the same weights, to the last digit, for {every}.")
         closeness = _weights_closeness(my_weights, reference_weights)
         return Verdict("rounding", (
             f"Matches the reference's loss at every step{so_far}, to the last digit. Your "
