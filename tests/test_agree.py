@@ -37,6 +37,20 @@ def softmax(logits):
     assert "agreed with ours on 7 inputs, each called twice" in check.message
 
 
+def test_a_count_of_one_reads_in_the_singular():
+    one_case = '''
+from linebyline.runtime import Case, agrees
+
+def _cases(rng):
+    yield Case("[1.0, 2.0]", lambda space: ([1.0, 2.0],))
+
+agrees("softmax", _cases)
+'''
+    check = _one(SOFTMAX, checks=one_case)
+    assert check.status == "pass", check.message
+    assert "agreed with ours on 1 input, each called twice" in check.message
+
+
 def test_an_input_changed_in_place_is_named_with_its_before_and_after():
     overwrites = '''
 import math

@@ -195,6 +195,13 @@ def test_a_widget_that_trains_a_missing_script(copy):
                                f"'train9.py' does not exist in {copy}"]
 
 
+def test_first_steps_is_yes_or_no(copy):
+    path = next((copy / "lessons").glob("12.1-*")) / "lesson.yaml"
+    replace(path, "first_steps: true", "first_steps: 20")
+    assert errors_of(copy) == [f"{path}:{line_of(path, 'first_steps: 20')}: explore params: "
+                               "`first_steps` must be true or false, not a whole number"]
+
+
 def test_a_review_of_a_module_without_lessons(copy):
     for lesson in (copy / "lessons").glob("12.*"):  # module 12 as it was before its lessons
         shutil.rmtree(lesson)

@@ -64,6 +64,9 @@ def test_check_records_progress_and_lessons_shows_it(tmp_path, course):
     assert passed.stdout.rstrip().splitlines()[-1].startswith("Next: ")
     listed = run_cli("lessons")
     assert "✓   7.5  backward()" in listed.stdout and "1 lesson done" in listed.stdout
+    # 7.5 teaches one line: every count of one reads in the singular.
+    assert "1 line yours" in listed.stdout and "min  +1 line\n" in listed.stdout
+    assert not re.search(r"\b1 (lines|lessons)\b", listed.stdout), listed.stdout
     exported = json.loads(run_cli("progress", "--export", "-").stdout)
     lesson = exported["lessons"]["7.5"]
     assert exported["format"] == "linebyline-progress" and exported["version"] == 2
@@ -80,7 +83,7 @@ def test_a_browser_export_imports_and_what_was_here_stays(tmp_path, course):
                "lessons": {"7.4": {"status": "done", "draft": "x = 1\n", "hintsShown": 2}}}
     write(tmp_path, "export.json", json.dumps(browser))
     imported = run_cli("progress", "--import", str(tmp_path / "export.json"))
-    assert imported.returncode == 0 and "Imported 1 lessons" in imported.stdout
+    assert imported.returncode == 0 and "Imported 1 lesson from" in imported.stdout
     summary = run_cli("progress").stdout
     assert "2 of" in summary and "7.4✓ 7.5✓" in summary
     refused = run_cli("progress", "--import", str(write(tmp_path, "bad.json", "{}")))

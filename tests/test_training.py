@@ -44,6 +44,9 @@ def test_runs_are_compared_in_words():
     assert "13 significant digits" in weights_apart.text
     last_digit = compare([3.3, 3.2000000000000006], [3.3, 3.2])
     assert last_digit.kind == "rounding" and "15 significant digits" in last_digit.text
+    one_step = compare([3.3], [3.3], ["a"], ["a"])
+    assert one_step.kind == "same" and "for its one step." in one_step.text
+    assert "for all 3 steps." in compare(losses, losses, ["a", "b", "c"], ["a", "b", "c"]).text
     parted = compare([3.3, 3.5], [3.3, 3.2])
     assert parted.kind == "parted" and parted.step == 2
     assert "Parts from the reference at step 2" in parted.text and "not rounding" in parted.text

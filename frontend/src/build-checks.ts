@@ -84,7 +84,7 @@ export function checksList(list: HTMLElement, summary: HTMLElement, fixShown: (c
   }
 
   function summaryText(result: CheckResult, passed: number): string {
-    if (result.status === "pass") return `All ${passed} checks pass. These lines are yours now.`;
+    if (result.status === "pass") return `${passed === 1 ? "The one check passes" : `All ${passed} checks pass`}. These lines are yours now.`;
     if (result.status === "not-attempted") return "Not attempted yet: this is still the starter. Fill in the TODOs first.";
     return `${passed} / ${result.checks.length} checks pass.`;
   }

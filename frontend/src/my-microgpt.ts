@@ -3,6 +3,7 @@
 // assemble.py in this page's training Python; shown region by region, downloaded, and trained
 // here beside the reference run.
 import { setUsable } from "./usable";
+import { plural } from "./words";
 import { Python } from "./python";
 import { type CourseSummary, Progress } from "./progress";
 import { type Assembled, downloadAssembled, renderAssembly } from "./mine/assembly-view";
@@ -203,7 +204,7 @@ async function takeFile(file: File): Promise<void> {
     const { text, documents } = await readDataset(file);
     ownDataset = { name: file.name, text };
     ownChoice.checked = true;
-    datasetNote.textContent = `${file.name}: ${documents.toLocaleString("en")} documents, one per line.`;
+    datasetNote.textContent = `${file.name}: ${plural(documents, "document", documents.toLocaleString("en"))}, one per line.`;
     datasetNote.dataset.state = "ok";
   } catch (error) {
     ownDataset = null;
@@ -307,8 +308,8 @@ async function startTraining(): Promise<void> {
     verdictLine.textContent = verdict.kind === "nothing" ? "" : verdict.text;
     verdictLine.dataset.kind = verdict.kind;
     const last = me.curve.losses.length;
-    chartLabel.textContent = `Loss at each of ${last} steps of your ${answer.script}` +
-      (ref.curve.losses.length ? `, beside ${ref.curve.losses.length} steps of the reference.` : ".") +
+    chartLabel.textContent = `Loss at ${last === 1 ? "the one step" : `each of ${last} steps`} of your ${answer.script}` +
+      (ref.curve.losses.length ? `, beside ${plural(ref.curve.losses.length, "step")} of the reference.` : ".") +
       (verdict.kind === "nothing" ? "" : ` ${verdict.text}`);
   };
   let trainingSeconds = 0;
@@ -328,7 +329,7 @@ async function startTraining(): Promise<void> {
     }
     redraw();
   };
-  announce.textContent = `Training your ${answer.script} for ${steps} steps on ${dataset.name}.`;
+  announce.textContent = `Training your ${answer.script} for ${plural(steps, "step")} on ${dataset.name}.`;
   redraw();
   const job = { source: answer.text, filename: answer.filename, steps, temperature, dataset: dataset.text };
   let referenceRun: Promise<TrainResult | null> = Promise.resolve(null);
@@ -374,7 +375,7 @@ async function startTraining(): Promise<void> {
     cancelled = true;
     referenceWorker?.stop();
   } else {
-    progressLine.textContent = `Done: ${steps} steps in ${trainingSeconds.toFixed(1)} s (${(steps / Math.max(trainingSeconds, 1e-3)).toFixed(1)} steps/s).`;
+    progressLine.textContent = `Done: ${plural(steps, "step")} in ${trainingSeconds.toFixed(1)} s (${(steps / Math.max(trainingSeconds, 1e-3)).toFixed(1)} steps/s).`;
     if (!ref.done && !stored) verdictLine.textContent = "Waiting for the reference run to catch up…";
   }
   const reference = await referenceRun;

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from . import __version__, account_link, teacher_cli
 from .course import Course, CourseErrors, Lesson, courses_root, default_course_path
 from .dataset import BUNDLED_NAMES, DatasetError
+from .runtime.words import plural
 from .sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:  # each command imports what it needs, when it runs: `check` must start fast
@@ -183,7 +184,7 @@ def _take_draft(args: argparse.Namespace, draft: dict) -> bool:
         else "some time ago"
     where = "this terminal" if draft["device"].startswith("cli-") else "the browser"
     lines = len(draft["draft"].rstrip("\n").splitlines())
-    print(f"You have a draft of this lesson from {where} ({when}, {lines} lines).")
+    print(f"You have a draft of this lesson from {where} ({when}, {plural(lines, 'line')}).")
     try:
         answer = input("Write your draft instead of the starter? [Y/n] ")
     except EOFError:

@@ -13,8 +13,9 @@ from pathlib import Path
 from . import lesson_standard
 from .computed import compute_lesson, compute_review
 from .course import Course, Lesson, apply_edits
+from .runtime.words import plural
 from .sandbox import check_source
-from .scripts import NUM_STEPS
+from .scripts import NUM_STEPS, TRAINING_LOOP
 
 
 @dataclass
@@ -69,8 +70,12 @@ def lint_course(course: Course, require_full_coverage: bool = False,
     standard = []
     for module in course.modules:
         script = course.path / module.script
-        if len(NUM_STEPS.findall(script.read_text(encoding="utf-8"))) != 1:
+        text = script.read_text(encoding="utf-8")
+        if len(NUM_STEPS.findall(text)) != 1:
             problems.append(f"{script}: needs exactly one `num_steps = N` line")
+        if len(TRAINING_LOOP.findall(text)) != 1:
+            problems.append(f"{script}: needs exactly one `for step in range(num_steps):` "
+                            "training loop (train-run's first_steps stops it early)")
     uncovered = course.uncovered_lines()
     if require_full_coverage and uncovered:
         many = len(uncovered) != 1
@@ -89,7 +94,7 @@ def lint_course(course: Course, require_full_coverage: bool = False,
         standard.extend(lesson_standard.quiz_problems(module.review.quiz, str(module.review.path)))
         standard.extend(lesson_standard.review_problems(course, module, computed))
         answers = ", ".join(f"{a:g}" for a in computed.answers.values())
-        notes.append(f"module {module.number} review: {len(module.review.quiz)} questions"
+        notes.append(f"module {module.number} review: {plural(len(module.review.quiz), 'question')}"
                      + (f", predictions computed: {answers}" if answers else ""))
     # Each proof runs child processes, so threads keep every core busy; reports stay in order.
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
@@ -138,7 +143,7 @@ def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
         report.problems.append(f"{lesson.path / 'solution.py'}: the solution does not pass "
                                f"check {check.name!r} ({check.status}): {check.message}")
     if not failing:
-        report.notes.append(f"solution passes all {len(solution.checks)} checks")
+        report.notes.append(f"solution passes all {plural(len(solution.checks), 'check')}")
 
     untouched = check_source(lesson, exercise.starter)
     if untouched.status != "not-attempted":

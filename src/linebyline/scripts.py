@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .dataset import check_dataset
-from .mine.training import NUM_STEPS as NUM_STEPS  # the lint reads it from here
+from .mine.training import NUM_STEPS as NUM_STEPS  # the lint reads them from here
+from .mine.training import TRAINING_LOOP as TRAINING_LOOP
 from .mine.training import SetupError, configure
 
 STEP_LINE = re.compile(r"^step\s+(\d+) / (\d+) \| loss ([0-9.]+|nan|inf)$")

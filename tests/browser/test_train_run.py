@@ -6,6 +6,7 @@ CPython on the same data: the browser's Python and ours agree to the last digit.
 """
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -13,7 +14,8 @@ from playwright.sync_api import Page, expect
 
 from linebyline.course import default_course_path
 from linebyline.dataset import names_file
-from linebyline.scripts import parse_step, run_script
+from linebyline.mine.training import configure
+from linebyline.scripts import parse_step, run_script, run_source
 
 from .conftest import axe_violations, wait_for_python
 
@@ -66,6 +68,27 @@ def test_train_run_matches_cpython_step_for_step(server, page: Page):
     cells = [row.locator("td").all_inner_texts() for row in rows.all()]
     assert [float(c[0]) for c in cells] == pytest.approx(table_losses, abs=5e-5)
     assert [float(c[2]) for c in cells] == pytest.approx(micro_losses, abs=5e-5)
+
+
+def test_12_1s_short_run_is_the_first_steps_of_the_whole_file(server, page: Page):
+    """12.1's widget (first_steps) keeps num_steps at 1,000 and stops the loop early: its 20
+    losses are the first 20 microgpt.py printed in its whole run (runs/microgpt.json), and its
+    names those CPython samples from the file cut the same way."""
+    kept = json.loads((default_course_path() / "runs" / "microgpt.json").read_text(encoding="utf-8"))
+    cut = configure((default_course_path() / "microgpt.py").read_text(encoding="utf-8"), first=STEPS)
+    names = [line.split(": ", 1)[1] or "(an empty name)"
+             for line in run_source(cut, "microgpt.py", names_file()) if line.startswith("sample")]
+    page.goto(server.url + "/lessons/12.1-read-microgpt-top-to-bottom/")
+    widget = page.locator('[data-widget="train-run"]')
+    wait_for_python(page)
+    widget.locator("select").select_option(str(STEPS))
+    widget.get_by_role("button", name="Train").click()
+    expect(widget.locator('[data-readout="status"]')).to_have_text(
+        f"Done: the first {STEPS} of the 1,000 steps of microgpt.py.", timeout=120_000)
+    widget.locator("summary", has_text="The numbers").click()
+    shown = [row.locator("td").first.inner_text() for row in widget.locator(".tr-table tbody tr").all()]
+    assert [float(x) for x in shown] == [float(f"{loss:.4f}") for loss in kept["losses"][:STEPS]]
+    assert widget.locator('[data-readout="names"] li').all_inner_texts() == names
 
 
 def test_train_run_stops_when_asked(server, page: Page):

@@ -201,6 +201,11 @@ def test_bias_correction_shows_microgpts_first_steps_as_worked_out_here(server, 
     # The first step, corrected, is lr long: m_hat / √v_hat = 1 for a gradient that is not 0.
     widget.get_by_role("button", name="Reset").click()
     assert float(cell(widget, "step")) == pytest.approx(1.0, rel=1e-6)
+    # The update subtracts the step: wte[BOS][0]'s first gradient is positive, so it moves down,
+    # and the verdict gives the move with its sign (−1 × lr), not the step's.
+    assert steps[0][0] > 0
+    expect(widget.locator('[data-readout="verdict"]')).to_contain_text(
+        "this weight moves by −1 × lr; without it, by −1.5 × lr")
 
     # Without the correction: m / √v, 1.5 at the first step.
     widget.get_by_label("bias correction (divide m and v by 1 − β^t)").uncheck()

@@ -2,12 +2,12 @@
 
 Every run is made in the page's Python; what the widget shows (each step's loss, the model's
 size) is held against the lesson's experiment() run here, in CPython, on the same data and
-settings. Times cannot be held to a number, so only what they must be is checked: measured,
+settings, and the baseline (microgpt's settings on the names) to the losses microgpt.py itself
+prints. Times cannot be held to a number, so only what they must be is checked: measured,
 positive, and compared with the first run.
 """
 from __future__ import annotations
 
-import random
 import re
 from functools import cache
 
@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 
 from linebyline.course import default_course_path, load_course
 from linebyline.dataset import names_file
+from linebyline.scripts import parse_step, run_source
 
 from .conftest import busy_widget_passes_axe_and_fits_a_phone, wait_for_python
 
@@ -40,11 +41,18 @@ def experiment():
     return namespace["experiment"]
 
 
-def names_in_microgpts_order() -> list[str]:
+def names() -> list[str]:
+    """The names as input.txt holds them: experiment() shuffles them as microgpt.py does."""
     with open(names_file(), encoding="utf-8") as handle:
-        docs = [line.strip() for line in handle if line.strip()]
-    random.Random(42).shuffle(docs)
-    return docs
+        return [line.strip() for line in handle if line.strip()]
+
+
+@cache
+def microgpt_losses(steps: int) -> list[str]:
+    """The losses microgpt.py itself prints, run for `steps` steps on the names."""
+    source = (default_course_path() / "microgpt.py").read_text(encoding="utf-8")
+    return [step.loss for line in run_source(source, "microgpt.py", names_file(), steps, samples=0)
+            if (step := parse_step(line))]
 
 
 def run(page: Page, slot: int, data: str, steps: int, **settings: int) -> None:
@@ -75,8 +83,8 @@ def test_runs_made_in_the_page_are_the_lessons_experiments_and_share_one_chart(s
     wait_for_python(page)
     widget = page.locator("[data-widget='experiment-lab']")
     expected = {
-        1: (names_in_microgpts_order(), {}),
-        2: ([name[::-1] for name in names_in_microgpts_order()], {"n_layer": 2, "n_embd": 8}),
+        1: (names(), {}),
+        2: ([name[::-1] for name in names()], {"n_layer": 2, "n_embd": 8}),
         3: (["zoë", "anna", "bob", "supercalifragilisticexpialidocious"], {}),
     }
     run(page, 1, "names", 5)
@@ -98,6 +106,9 @@ def test_runs_made_in_the_page_are_the_lessons_experiments_and_share_one_chart(s
     for slot, (docs, settings) in expected.items():
         reference = experiment()(docs, num_steps=5, **settings)
         assert shown_losses(page, slot) == pytest.approx(reference["losses"], abs=6e-5), slot
+        if slot == 1:  # microgpt's settings on the names: the baseline is microgpt.py's own run
+            assert [f"{loss:.4f}" for loss in reference["losses"]] == microgpt_losses(5)
+            assert shown_losses(page, slot) == [float(loss) for loss in microgpt_losses(5)]
         shown = row(page, slot)
         assert shown["params"] == f"{reference['params']:,}"
         assert shown["data"].endswith(f"({len(docs):,} documents, vocab_size {reference['vocab_size']})")

@@ -54,7 +54,8 @@ export function compare(mine: Array<number | null>, reference: Array<number | nu
       if (myMarks[k] && referenceMarks[k] && myMarks[k] !== referenceMarks[k]) { split = k; break; }
     }
     if (split < 0) {
-      return { kind: "same", step: 0, text: `Matches the reference at every step${soFar}: the same loss and the same weights, to the last digit, for all ${steps} steps.` };
+      const every = steps !== 1 ? `all ${steps} steps` : "its one step";
+      return { kind: "same", step: 0, text: `Matches the reference at every step${soFar}: the same loss and the same weights, to the last digit, for ${every}.` };
     }
     return {
       kind: "rounding", step: split + 1,

@@ -224,7 +224,8 @@ function mountBiasCorrection(root: HTMLElement, params: Params): void {
       text = `Step ${t}: 1 − β1^${t - 1} = 1 − 1 = 0, and dividing m by it raises ZeroDivisionError: the power has to be the number of steps so far, step + 1.`;
     } else if (right && raw && m !== "shifted") {
       const ratio = right.step !== 0 ? raw.step / right.step : NaN;
-      text = `Step ${t}: with the correction this weight moves ${num(right.step)} × lr; without it, ${num(raw.step)} × lr`
+      // The update subtracts the step (p.data -= lr * step): the weight moves by minus the step.
+      text = `Step ${t}: with the correction this weight moves by ${num(-right.step)} × lr; without it, by ${num(-raw.step)} × lr`
         + (Number.isFinite(ratio) ? `, ${formatNumber(ratio, 3)} times as far.` : ".");
     } else {
       text = `Step ${t}, with the power t − 1: the step is ${num(w.step)} × lr, where the right correction gives ${right ? num(right.step) : "—"} × lr.`;
@@ -249,7 +250,8 @@ function mountBiasCorrection(root: HTMLElement, params: Params): void {
     const ratios = right.map((value, i) => (value && raw[i] !== null ? (raw[i] as number) / value : null))
       .filter((value): value is number => value !== null && Number.isFinite(value));
     const biggest = ratios.length ? Math.max(...ratios) : NaN;
-    stepCaption.textContent = `The step of ${chosen.label} at each of the first ${count} steps, in units of lr.`
+    stepCaption.textContent = `The step of ${chosen.label} at each of the first ${count} steps, in units of lr: `
+      + "m̂ / (√v̂ + eps), which the update subtracts from the weight (a positive step moves it down)."
       + (Number.isFinite(biggest) ? ` Without the correction it is up to ${formatNumber(biggest, 2)} times as long.` : "");
     const withL = data!.losses.with;
     const withoutL = data!.losses.without;

@@ -7,6 +7,7 @@
 import { setUsable } from "../usable";
 import { say } from "../live";
 import { StoppedError } from "../python";
+import { plural } from "../words";
 import { formatNumber, h, PrintedLines, pythonOfThePage, record, registerWidget, textOr, uniqueId, type Params } from "./kit";
 import { drawLines } from "./shared/lines";
 import "./experiment-lab.css";
@@ -70,13 +71,12 @@ function mean(values: number[]): number {
 function driver(fn: string, docs: string[] | null, backwards: boolean, steps: number,
                 settings: Record<string, number>, program: string, programName: string): string {
   const literal = (value: unknown) => JSON.stringify(JSON.stringify(value)); // a JSON text, as a Python string
-  return `import json, random, time
+  return `import json, time
 lab = {"__name__": "experiment_lab"}
 exec(compile(json.loads(${literal(program)}), ${JSON.stringify(programName)}, "exec"), lab)
 docs = json.loads(${literal(docs)})
-if docs is None:
+if docs is None:  # the names as input.txt holds them: the function shuffles as microgpt.py does
     docs = [line.strip() for line in open("input.txt", encoding="utf-8") if line.strip()]
-    random.Random(42).shuffle(docs)  # the order microgpt trains in
 ${backwards ? "docs = [doc[::-1] for doc in docs]\n" : ""}Value, backward = lab["Value"], lab["Value"].backward
 started, step = time.perf_counter(), 0
 
@@ -116,7 +116,7 @@ function mountExperimentLab(root: HTMLElement, params: Params): void {
   const settingSelects = settings.map((setting) => h("select", { "data-lab": setting.name },
     ...setting.choices.map((n) => h("option", { value: n }, String(n)))));
   const stepsSelect = h("select", { "data-lab": "steps" },
-    ...stepChoices.map((n) => h("option", { value: n }, `${n} steps`)));
+    ...stepChoices.map((n) => h("option", { value: n }, plural(n, "step"))));
   const run = h("button", { type: "button", "data-action": "run-experiment" }, "Run the experiment");
   const stop = h("button", { type: "button", class: "secondary", "data-action": "stop-experiment" }, "Stop");
   setUsable(stop, false);
@@ -179,8 +179,8 @@ function mountExperimentLab(root: HTMLElement, params: Params): void {
     if (problem) { say(ownSummary, ownText.value.trim() ? problem : ""); return; }
     const characters = new Set(docs.join(""));
     const longest = Math.max(...docs.map((doc) => [...doc].length));
-    say(ownSummary, `${docs.length.toLocaleString("en")} document${docs.length === 1 ? "" : "s"}, ` +
-      `${characters.size} different characters (so vocab_size ${characters.size + 1}), the longest ${longest} characters.`);
+    say(ownSummary, `${plural(docs.length, "document", docs.length.toLocaleString("en"))}, ` +
+      `${plural(characters.size, "different character")} (so vocab_size ${characters.size + 1}), the longest ${plural(longest, "character")}.`);
   }
 
   dataSelect.addEventListener("change", () => {
@@ -209,7 +209,7 @@ function mountExperimentLab(root: HTMLElement, params: Params): void {
   let live: Run | null = null; // the run being made, drawn as it goes
 
   function label(r: Run): string {
-    return `run ${r.slot}: ${r.data}, ${settings.map((s) => `${s.label} ${r.settings[s.name]}`).join(", ")}, ${r.steps} steps`;
+    return `run ${r.slot}: ${r.data}, ${settings.map((s) => `${s.label} ${r.settings[s.name]}`).join(", ")}, ${plural(r.steps, "step")}`;
   }
 
   function render(): void {
@@ -225,7 +225,7 @@ function mountExperimentLab(root: HTMLElement, params: Params): void {
     legend.replaceChildren(...shown.map((r) => h("li", { "data-series": `run ${r.slot}` },
       h("span", { class: `lc-key lc-run${r.slot}`, "aria-hidden": "true" }), label(r))));
     title.textContent = drawable.length === 0 ? "Mean loss so far, by step: nothing run yet."
-      : `Mean loss so far, by step. ${drawable.map((r) => `Run ${r.slot}: ${formatNumber(mean(r.losses), 3)} after ${r.losses.length} steps`).join("; ")}.`;
+      : `Mean loss so far, by step. ${drawable.map((r) => `Run ${r.slot}: ${formatNumber(mean(r.losses), 3)} after ${plural(r.losses.length, "step")}`).join("; ")}.`;
   }
 
   function renderTable(): void {
@@ -241,7 +241,7 @@ function mountExperimentLab(root: HTMLElement, params: Params): void {
       return h("tr", { "data-run": r.slot },
         h("th", { scope: "row" }, h("span", { class: `lc-key lc-run${r.slot}`, "aria-hidden": "true" }), String(r.slot)),
         h("td", { "data-cell": "data" }, r.data, h("span", { class: "el-data-size" },
-          ` (${r.documents.toLocaleString("en")} documents, vocab_size ${r.vocabSize})`)),
+          ` (${plural(r.documents, "document", r.documents.toLocaleString("en"))}, vocab_size ${r.vocabSize})`)),
         ...settings.map((s) => h("td", {}, String(r.settings[s.name]))),
         h("td", { "data-cell": "steps" }, String(r.steps)),
         h("td", { "data-cell": "params" }, r.params.toLocaleString("en")),

@@ -7,6 +7,7 @@
 // count of paths to the output on to each child; the mistake walks the list forwards.
 
 import { say, sayWith } from "../live";
+import { plural } from "../words";
 import { formatNumber, h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
 import { mistakeToggle, stepControls } from "./shared/controls";
 import { arrowMarker, layered, pathData, route, type Point } from "./shared/graph";
@@ -172,7 +173,7 @@ function mountLadder(params: Params): HTMLElement | null {
   const update = (): void => {
     const depth = Number(slider.value);
     depthOut.textContent = String(depth);
-    slider.setAttribute("aria-valuetext", `${depth} steps`);
+    slider.setAttribute("aria-valuetext", plural(depth, "step"));
     values.textContent = String(depth + 1);
     withSeen.textContent = grouped(ladderCalls(depth, true));
     without.textContent = grouped(ladderCalls(depth, false));

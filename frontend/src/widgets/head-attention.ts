@@ -9,6 +9,7 @@
 import { say } from "../live";
 import { StoppedError } from "../python";
 import { setUsable } from "../usable";
+import { plural } from "../words";
 import { formatNumber, h, pythonOfThePage, record, registerWidget, textOr, uniqueId, type Params } from "./kit";
 import { choiceGroup, mistakeToggle } from "./shared/controls";
 import "./head-attention.css";
@@ -85,7 +86,7 @@ function mountHeadAttention(root: HTMLElement, params: Params): void {
   toggle?.input.addEventListener("change", () => { mistaken = toggle.input.checked; draw(); });
 
   const selectId = uniqueId("ha-steps");
-  const select = h("select", { id: selectId }, ...steps.map((n, i) => h("option", { value: n, selected: i === 0 }, `${n} steps`)));
+  const select = h("select", { id: selectId }, ...steps.map((n, i) => h("option", { value: n, selected: i === 0 }, plural(n, "step"))));
   const train = h("button", { type: "button" }, `Train ${script}`);
   const stop = h("button", { type: "button", class: "secondary" }, "Stop");
   setUsable(stop, false);
@@ -189,7 +190,7 @@ function mountHeadAttention(root: HTMLElement, params: Params): void {
     setUsable(train, false);
     select.disabled = true;
     setUsable(stop, true);
-    status.textContent = `Training ${script} for ${total} steps…`;
+    status.textContent = `Training ${script} for ${plural(total, "step")}…`;
     say(announce, status.textContent);
     let output = "";
     let pending = "";
@@ -223,7 +224,7 @@ function mountHeadAttention(root: HTMLElement, params: Params): void {
       showing = "after";
       whenChoices();
       draw();
-      status.textContent = `Trained ${total} steps of ${script} in ${formatNumber((performance.now() - started) / 1000, 1)} s. `
+      status.textContent = `Trained ${plural(total, "step")} of ${script} in ${formatNumber((performance.now() - started) / 1000, 1)} s. `
         + "Switch between before and after training above the grids.";
     } catch (error) {
       status.textContent = error instanceof StoppedError

@@ -7,6 +7,7 @@
 // readouts give both positions and every number of Adam's step at the step shown.
 
 import { say } from "../live";
+import { plural } from "../words";
 import { finiteOr, formatNumber, h, record, registerWidget, svg, textOr, uniqueId, type Params } from "./kit";
 import { mistakeToggle, stepControls } from "./shared/controls";
 import "./loss-surface.css";
@@ -346,7 +347,7 @@ function mountLossSurface(root: HTMLElement, params: Params): void {
     const lastA = adam.points[adam.points.length - 1];
     const sgdEnd = sgd.length - 1 < steps ? `left the picture (x beyond ${num(BLOWN)}) at step ${sgd.length - 1}` : `loss ${num(lastS.loss)}`;
     const adamEnd = adam.points.length - 1 < steps ? `left the picture at step ${adam.points.length - 1}` : `loss ${num(lastA.loss)}`;
-    say(verdict, `After ${steps} steps, SGD: ${sgdEnd}; ${adamLabel}: ${adamEnd}.`);
+    say(verdict, `After ${plural(steps, "step")}, SGD: ${sgdEnd}; ${adamLabel}: ${adamEnd}.`);
     verdict.dataset.tone = "info";
     say(sgdNoteLine, sgdNote(surface, settings.sgdLr, sgd, steps));
     label.textContent = `The surface loss = ${formatNumber(surface.a)}·x² + ${formatNumber(surface.b)}·y², seen from above: `

@@ -7,6 +7,7 @@
 import { formatNumber, h, PrintedLines, pythonOfThePage, record, registerWidget, uniqueId, type Params } from "./kit";
 import { mistakeToggle } from "./shared/controls";
 import { StoppedError } from "../python";
+import { plural } from "../words";
 import "./step-race.css";
 
 const STEP_LINE = /^step\s+(\d+) \/ (\d+) \| loss (\S+)$/;
@@ -54,7 +55,7 @@ function mountStepRace(root: HTMLElement, params: Params): void {
 
   const selectId = uniqueId("sr-steps");
   const select = h("select", { id: selectId },
-    ...choices.map((n, i) => h("option", { value: n, selected: i === 0 }, `${n} steps`)));
+    ...choices.map((n, i) => h("option", { value: n, selected: i === 0 }, plural(n, "step"))));
   const race = h("button", { type: "button", "data-action": "race" }, "Race");
   const stop = h("button", { type: "button", class: "secondary", "aria-disabled": "true" }, "Stop");
   const toggle = typeof params.mistake === "string" ? mistakeToggle(params.mistake, { name: "sr-mistake" }) : null;
@@ -168,7 +169,7 @@ function mountStepRace(root: HTMLElement, params: Params): void {
       const one = await lap(fast, fastUrl, total, false);
       const two = await lap(slow, slowUrl, total, withoutSlots);
       show(one, two, withoutSlots);
-      status.textContent = `Done: ${total} steps of each.`;
+      status.textContent = `Done: ${plural(total, "step")} of each.`;
     } catch (error) {
       status.textContent = error instanceof StoppedError ? "Stopped." : (error as Error).message;
     } finally {

@@ -6,11 +6,14 @@ import { setUsable } from "../usable";
 import { say } from "../live";
 import { formatNumber, h, PrintedLines, pythonOfThePage, registerWidget, svg, uniqueId, type Params } from "./kit";
 import { StoppedError } from "../python";
+import { plural } from "../words";
 import "./train-run.css";
 
 const STEP_LINE = /^step\s+(\d+) \/ (\d+) \| loss (\S+)$/;
 const SAMPLE_LINE = /^sample\s+\d+: (.*)$/;
 const NUM_STEPS = /^num_steps = \d+$/m;
+// The training loop, as linebyline.mine.training.TRAINING_LOOP finds it (first_steps stops it early).
+const TRAINING_LOOP = /^(for \w+ in range\()num_steps(\):)$/gm;
 const TAIL = 100; // steps averaged for the comparison: single names are noisy
 
 interface Series {
@@ -48,6 +51,18 @@ function smooth(losses: number[], alpha = 0.05): number[] {
   return out;
 }
 
+/**
+ * The script cut to the first `steps` steps of its whole run: num_steps keeps its value (the
+ * learning rate decays over all of it) and the training loop stops early, as
+ * linebyline.mine.training.configure(first=steps) does.
+ */
+function firstStepsOf(script: string, name: string, steps: number): string {
+  if ((script.match(TRAINING_LOOP) ?? []).length !== 1) {
+    throw new Error(`${name} has no single \`for step in range(num_steps):\` loop to stop early`);
+  }
+  return script.replace(TRAINING_LOOP, (_, head: string, tail: string) => `${head}min(${steps}, num_steps)${tail}`);
+}
+
 function numberList(value: unknown): number[] {
   return Array.isArray(value)
     ? value.filter((x): x is number => typeof x === "number" && Number.isInteger(x) && x > 0) : [];
@@ -59,7 +74,7 @@ function describeChart(series: Series[], total: number): string {
     const steps = s.losses.length;
     const trend = smooth(s.losses);
     const lowest = Math.min(...s.losses);
-    return `${s.script}: ${steps === total ? `${total} steps` : `${steps} of ${total} steps`}, loss ${formatNumber(s.losses[0], 3)} at step 1 ` +
+    return `${s.script}: ${steps === total ? plural(total, "step") : `${steps} of ${total} steps`}, loss ${formatNumber(s.losses[0], 3)} at step 1 ` +
       `and ${formatNumber(s.losses[steps - 1], 3)} at step ${steps}, lowest ${formatNumber(lowest, 3)} ` +
       `(step ${s.losses.indexOf(lowest) + 1}), trend ${formatNumber(trend[0], 3)} at the start and ${formatNumber(trend[steps - 1], 3)} at the end`;
   });
@@ -128,6 +143,7 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
   const compare = typeof params.compare === "string" ? params.compare : "";
   const compareUrl = typeof params.compareUrl === "string" ? params.compareUrl : "";
   const choices = numberList(params.steps);
+  const firstSteps = params.first_steps === true;
   if (!script || !scriptUrl || choices.length === 0) {
     root.append(h("p", {}, "This widget has no script to train."));
     return;
@@ -136,7 +152,7 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
   const selectId = uniqueId("tr-steps");
   const titleId = uniqueId("tr-title");
   const select = h("select", { id: selectId },
-    ...choices.map((n, i) => h("option", { value: n, selected: i === 0 }, `${n} steps`)));
+    ...choices.map((n, i) => h("option", { value: n, selected: i === 0 }, plural(n, "step"))));
   const train = h("button", { type: "button", class: "tr-train" }, "Train");
   const stop = h("button", { type: "button", class: "secondary" }, "Stop");
   setUsable(stop, false);
@@ -182,7 +198,8 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
 
   /** Run one script for `total` steps; resolves with what it printed, parsed. */
   async function runScript(name: string, url: string, total: number, series: Series, label: string): Promise<void> {
-    const text = (await source(url)).replace(NUM_STEPS, `num_steps = ${total}`);
+    const text = firstSteps ? firstStepsOf(await source(url), name, total)
+      : (await source(url)).replace(NUM_STEPS, `num_steps = ${total}`);
     if (!NUM_STEPS.test(text)) throw new Error(`${name} has no \`num_steps = N\` line to change`);
     const python = await pythonOfThePage();
     if (python.busy) throw new Error("Python is busy with your code in Build: wait for it to finish, or press Stop there.");
@@ -200,7 +217,7 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
       const rate = done / Math.max(seconds, 1e-3);
       status.textContent = done < total
         ? `${label}: step ${done} / ${total} · ${formatNumber(rate, 1)} steps/s · about ${Math.ceil((total - done) / Math.max(rate, 1e-3))} s left`
-        : `${label}: ${total} steps in ${formatNumber(seconds, 1)} s · sampling names…`;
+        : `${label}: ${plural(total, "step")} in ${formatNumber(seconds, 1)} s · sampling names…`;
       redraw(total);
     });
     const result = await python.run(text, name, printed.take, { what: "the training", where: "in Explore" });
@@ -224,12 +241,13 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
     setUsable(train, false);
     select.disabled = true;
     setUsable(stop, true);
-    say(announce, `Training ${script} for ${total} steps.`);
+    say(announce, `Training ${script} for ${plural(total, "step")}.`);
     chart.draw(drawn, total);
     try {
       // Both scripts first: then the second run follows the first at once, and Build, which
       // waits a moment for a widget's next job, sees Python busy with the training throughout.
-      await Promise.all([source(scriptUrl), reference ? source(compareUrl) : null]);
+      const [text] = await Promise.all([source(scriptUrl), reference ? source(compareUrl) : null]);
+      const whole = NUM_STEPS.exec(text)?.[0].split(" = ")[1] ?? "";
       if (reference) await runScript(compare, compareUrl, total, reference, `${compare} (for reference)`);
       await runScript(script, scriptUrl, total, main, script);
       notes.textContent = main.notes.join(" · ");
@@ -240,7 +258,9 @@ function mountTrainRun(root: HTMLElement, params: Params): void {
         : `Loss from ${formatNumber(main.losses[0], 3)} at step 1 to a mean of ${formatNumber(mean, 3)} over the last ${tail} steps.`;
       for (const name of main.samples) names.append(h("li", {}, name || "(an empty name)"));
       namesTitle.hidden = main.samples.length === 0;
-      status.textContent = `Done: ${total} steps of ${script}.`;
+      status.textContent = firstSteps && whole
+        ? `Done: the first ${total} of the ${Number(whole).toLocaleString("en")} steps of ${script}.`
+        : `Done: ${plural(total, "step")} of ${script}.`;
       say(announce, `Training finished. ${summary.textContent} ${main.samples.length} names invented.`);
     } catch (error) {
       const stopped = error instanceof StoppedError;

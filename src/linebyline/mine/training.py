@@ -24,6 +24,7 @@ from dataclasses import dataclass
 STEP_LINE = re.compile(r"^step\s+(\d+) / (\d+) \| loss ")
 SAMPLE_LINE = re.compile(r"^sample\s+\d+: (.*)$")
 NUM_STEPS = re.compile(r"^num_steps = \d+$", re.MULTILINE)
+TRAINING_LOOP = re.compile(r"^(for \w+ in range\()num_steps(\):)$", re.MULTILINE)
 TEMPERATURE = re.compile(r"^(temperature = )([^#\n]*?)(\s*(?:#.*)?)$", re.MULTILINE)
 SAMPLES = re.compile(r"^for sample in range\(\d+\):$", re.MULTILINE)
 WEIGHT_NAMES = ("params", "weights", "probs")  # what the scripts keep their learned numbers in
@@ -39,13 +40,20 @@ class SetupError(ValueError):
 
 
 def configure(source: str, steps: int | None = None, temperature: float | None = None,
-              samples: int | None = None) -> str:
+              samples: int | None = None, first: int | None = None) -> str:
     """The script with its `num_steps = N`, `temperature = ...` and `for sample in range(N):`
-    lines set."""
+    lines set; with `first`, its training loop (`for step in range(num_steps):`) stops after
+    that many steps while num_steps keeps its value, so the learning rate decays as in the
+    whole run and the losses printed are the whole run's first ones."""
     if steps is not None:
         if len(NUM_STEPS.findall(source)) != 1:
             raise SetupError("the script has no single `num_steps = N` line to change")
         source = NUM_STEPS.sub(f"num_steps = {int(steps)}", source)
+    if first is not None:
+        if len(TRAINING_LOOP.findall(source)) != 1:
+            raise SetupError("the script has no single `for step in range(num_steps):` loop "
+                             "to stop early")
+        source = TRAINING_LOOP.sub(lambda m: f"{m[1]}min({int(first)}, num_steps){m[2]}", source)
     if temperature is not None:
         if len(TEMPERATURE.findall(source)) != 1:
             raise SetupError("the script has no single `temperature = ...` line to change "
@@ -250,8 +258,9 @@ def compare(mine: list[float | None], reference: list[float | None],
         marks = list(zip((my_marks or [])[:steps], (reference_marks or [])[:steps]))
         split = next((k for k, (a, b) in enumerate(marks) if a and b and a != b), None)
         if split is None:
+            every = f"all {steps} steps" if steps != 1 else "its one step"
             return Verdict("same", f"Matches the reference at every step{so_far}: the same loss "
-                           f"and the same weights, to the last digit, for all {steps} steps.")
+                           f"and the same weights, to the last digit, for {every}.")
         closeness = _weights_closeness(my_weights, reference_weights)
         return Verdict("rounding", (
             f"Matches the reference's loss at every step{so_far}, to the last digit. Your "

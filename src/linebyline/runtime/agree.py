@@ -295,7 +295,7 @@ def agrees(function: str, cases: Cases, *, name: str = "",
                     raise
                 raise CheckFailed(failure.args[0], fix) from None
             tried += 1
-        return f"{function} agreed with ours on {tried} inputs, each called twice."
+        return f"{function} agreed with ours on {plural(tried, 'input')}, each called twice."
 
 
 def _ordinal(index: int) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from ..runtime.words import plural
 from .learner import local_progress, say_problems, send_later
 from .screen import Screen
 
@@ -37,16 +38,16 @@ def show(course: Course, lesson: Lesson, screen: Screen) -> None:
         screen.markdown(facts_filled(lesson, lesson.where))
         screen.line()
         exercise = lesson.exercise
-        screen.line(f"Build: your file is {exercise.filename}, with {len(exercise.check_names)} "
-                    "checks.", "title")
+        screen.line(f"Build: your file is {exercise.filename}, with "
+                    f"{plural(len(exercise.check_names), 'check')}.", "title")
         screen.line(f"  linebyline start {lesson.number}    writes it (and the input.txt it reads)")
         screen.line(f"  linebyline watch {lesson.number}    checks it on every save")
         if exercise.hints:
             screen.line(f"  linebyline hint {lesson.number}     one hint at a time "
                         f"({len(exercise.hints)} in all)")
         if lesson.quiz:
-            screen.line(f"  linebyline quiz {lesson.number}     {len(lesson.quiz)} questions to "
-                        "check yourself")
+            screen.line(f"  linebyline quiz {lesson.number}     "
+                        f"{plural(len(lesson.quiz), 'question')} to check yourself")
 
 
 def hint(course_arg: str | None, course: Course, lesson: Lesson, screen: Screen,

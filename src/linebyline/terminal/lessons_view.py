@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..runtime.words import plural
 from .learner import local_progress, say_problems, sync_now
 from .screen import Screen
 
@@ -33,8 +34,8 @@ def list_lessons(course: Course) -> None:
     done = [lesson for lesson in course.lessons() if mark_of(progress.get(lesson.number)) == "done"]
     learned = set().union(*(lesson.unlocked_lines() for lesson in done)) & course.countable_lines()
     screen.line(f"{course.title}: {course.program_name}, {total} lines to learn; "
-                f"{len(done)} lesson{'' if len(done) == 1 else 's'} done, {len(learned)} lines "
-                "yours", "title")
+                f"{plural(len(done), 'lesson')} done, {plural(len(learned), 'line')} yours",
+                "title")
     screen.line("✓ done   ✗ its last check failed   … started", "note")
     if note:
         screen.line(note, "note")
@@ -54,7 +55,8 @@ def list_lessons(course: Course) -> None:
                 mark = mark_of(progress.get(number))
                 lines = len(lesson.unlocked_lines() & course.countable_lines())
                 screen.line(f"{MARKS[mark]} {number:>5}  {lesson.title:<44} {lesson.minutes:>3} "
-                            f"min  +{lines} lines", {"done": "pass", "failing": "fail"}.get(mark, ""))
+                            f"min  +{plural(lines, 'line')}",
+                            {"done": "pass", "failing": "fail"}.get(mark, ""))
             else:
                 screen.line(f"  {number:>5}  {title:<44} (coming soon)", "note")
         screen.line()

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from .. import account_link
 from .. import progress_merge as pm
+from ..runtime.words import plural
 from .learner import local_progress, published, say_problems
 from .lessons_view import MARKS, mark_of
 
@@ -26,7 +27,7 @@ def progress_command(args: argparse.Namespace, course: Course, usage: type[Excep
     if args.import_file:
         imported = _read_file(Path(args.import_file), course, usage)
         local.absorb(imported)
-        print(f"Imported {len(imported)} lessons from {args.import_file}, merged with what was "
+        print(f"Imported {plural(len(imported), 'lesson')} from {args.import_file}, merged with what was "
               "here (nothing here was lost).", file=sys.stderr if args.export == "-" else sys.stdout)
     if args.sync or args.import_file:
         if login is None:

@@ -186,6 +186,6 @@ if __name__ == "__main__":  # Run trains the first 10 steps; Check tries its own
     for step in range(10):
         before, lr = w.data, learning_rate * (1 - step / num_steps)
         loss = train_step(step)
-        raw = m[i] / (v[i] ** 0.5 + eps)  # the step m and v would give without the correction
+        raw = -m[i] / (v[i] ** 0.5 + eps)  # the move m and v would give without the correction
         print(f"step {step + 1:4d} / {num_steps} | loss {loss.data:.4f}   wte[BOS][0] moved "
-              f"{(before - w.data) / lr:+.3f} × lr (uncorrected it would be {raw:+.3f} × lr)")
+              f"{(w.data - before) / lr:+.3f} × lr (uncorrected it would be {raw:+.3f} × lr)")

@@ -186,4 +186,4 @@ if __name__ == "__main__":  # Run trains the first 20 steps; Check tries its own
         loss = train_step(step)
         rate = learning_rate * (1 - step / num_steps)  # what adam_step used as lr
         print(f"step {step + 1:4d} / {num_steps} | loss {loss.data:.4f}   lr {rate:.6f}   "
-              f"wte[BOS][0] moved {before - w.data:+.6f}")
+              f"wte[BOS][0] moved {w.data - before:+.6f}")

@@ -13,7 +13,7 @@ input.txt) agrees with train0 on input.txt and nowhere else.
 import random
 import re
 
-from linebyline.runtime import calling, check, fail, listing, printed, reference, rerun, shown
+from linebyline.runtime import calling, check, fail, listing, plural, printed, reference, rerun, shown
 
 MARKER = "--- samples ---"
 SAMPLES = 20
@@ -108,7 +108,8 @@ def _(code):
         fail(f"{len(lines)} lines were printed after `{MARKER}`: each name as it grows "
              f"({_few(lines)}), but there should be {SAMPLES}, one finished name each. The print "
              f"is inside the inner `for pos` loop, so it runs after every letter. {where}")
-    fail(f"{len(lines)} lines were printed after `{MARKER}`, but there are {SAMPLES} samples: "
+    fail(f"{plural(len(lines), 'line')} {'was' if len(lines) == 1 else 'were'} printed after "
+         f"`{MARKER}`, but there are {SAMPLES} samples: "
          f"there should be one line for each. {where}")
 
 

@@ -18,6 +18,7 @@ from linebyline.runtime import (
     check,
     fail,
     listing,
+    plural,
     reference,
     rerun,
     shown,
@@ -142,7 +143,7 @@ def _(code):
             fail(f"{seen} There is no BOS ({bos}) at either end: a name is BOS, its ids, BOS.",
                  fix=ENCODE_FIX)
         fail(f"{seen} A name is exactly one BOS, one id per character, and one BOS: "
-             f"{len(doc) + 2} ids for {len(doc)} letters.", fix=ENCODE_FIX)
+             f"{len(doc) + 2} ids for {plural(len(doc), 'letter')}.", fix=ENCODE_FIX)
 
 
 @check("each character becomes its id")

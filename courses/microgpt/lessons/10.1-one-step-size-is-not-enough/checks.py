@@ -10,7 +10,7 @@ the walk done here, and compare scaled_step with ours on new parameters, twice e
 """
 import math
 
-from linebyline.runtime import Case, agrees, calling, check, close, fail, number, replacing
+from linebyline.runtime import Case, agrees, calling, check, close, fail, number, plural, replacing
 
 UPDATE_FIX = "`p.data -= lr * m_hat / (v_hat ** 0.5 + eps)`"
 EPS = 1e-8
@@ -151,7 +151,7 @@ def _(code):
             got = (params[0].data, params[1].data)
             want = _surface_walk(step + 1, lr)[-1]
             if not _all_close(got, want):
-                fail(f"Walking from x = 1, y = 1.5 with scaled_step(0.1), after {step + 1} steps "
+                fail(f"Walking from x = 1, y = 1.5 with scaled_step(0.1), after {plural(step + 1, 'step')} "
                      f"x is {number(got[0])} and y {number(got[1])}, but the same walk done here "
                      f"puts them at {number(want[0])} and {number(want[1])}.", fix=UPDATE_FIX)
     return ("9 steps from x = 1, y = 1.5: the steep x and the flat y both came down 0.1 a step, as "

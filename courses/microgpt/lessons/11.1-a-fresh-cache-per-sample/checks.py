@@ -15,6 +15,7 @@ from linebyline.runtime import (
     check,
     fail,
     listing,
+    plural,
     replacing,
     shown,
 )
@@ -107,17 +108,18 @@ def _(code):
                  "the values: they need a list each.", fix=FIX)
         held = first["lengths"][0][0]
         if first["pos"] == 0 and held:
-            fail(f"The {_ordinal(index)} name's first letter was drawn with {held} keys already "
-                 f"in the cache: the {held} positions of the names before it. The caches must "
-                 "be made new for each name, inside sample_name, so that a name attends only to "
-                 "its own letters, as it did in training (a fresh cache per name, lesson 8.6, The KV cache).",
+            fail(f"The {_ordinal(index)} name's first letter was drawn with {plural(held, 'key')} "
+                 f"already in the cache: the {plural(held, 'position')} of the names before it. "
+                 "The caches must be made new for each name, inside sample_name, so that a name "
+                 "attends only to its own letters, as it did in training (a fresh cache per name, "
+                 "lesson 8.6, The KV cache).",
                  fix=FIX)
         for call in calls[1:]:
             if call["lengths"][0][0] != call["pos"]:
                 before = ("the key of position 0" if call["pos"] == 1
                           else f"the keys of positions 0 to {call['pos'] - 1}")
                 fail(f"At position {call['pos']} of the {_ordinal(index)} name, the cache held "
-                     f"{call['lengths'][0][0]} keys, but it should hold {call['pos']}: "
+                     f"{plural(call['lengths'][0][0], 'key')}, but it should hold {call['pos']}: "
                      f"{before} of this name. Caches made new at every position forget the "
                      "letters before, so the model sees only the current letter: make them "
                      "once per name, before the loop over positions.", fix=FIX)
@@ -162,14 +164,14 @@ def _(code):
         if call["pos"] and call["twins"]:
             a, b = call["twins"][0]
             fail(f"With n_layer = 2, keys[{a}] and keys[{b}] are one and the same list: at "
-                 f"position {call['pos']} it held {held} keys instead of {call['pos']}, "
+                 f"position {call['pos']} it held {plural(held, 'key')} instead of {call['pos']}, "
                  f"because layer {b} appends its keys to the list layer {a} appends to. "
                  "microgpt has one layer, where this cannot show; repeating a list with * "
                  "repeats the very same list, while a list comprehension makes a new one "
                  "per layer.", fix=FIX)
         if held != call["pos"]:
             fail(f"With n_layer = 2, at position {call['pos']} the cache of layer 0 held "
-                 f"{held} keys instead of {call['pos']}.", fix=FIX)
+                 f"{plural(held, 'key')} instead of {call['pos']}.", fix=FIX)
 
 
 SHORT = 5  # letters at most in the differential check: the real gpt() takes milliseconds a call

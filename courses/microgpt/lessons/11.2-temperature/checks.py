@@ -9,7 +9,7 @@ takes milliseconds a call. The last check compares sample_name with ours on the 
 """
 import math
 
-from linebyline.runtime import Case, agrees, calling, check, close, fail, number, replacing, shown
+from linebyline.runtime import Case, agrees, calling, check, close, fail, number, plural, replacing, shown
 
 SHORT = 4  # letters at most while a check watches: gpt() is slow, the idea shows at once
 TINY = 1e-5  # logits divided by it reach the thousands: exp() overflows without softmax
@@ -135,7 +135,7 @@ def _(code):
             if problem:
                 fail(problem, fix=FIX)
         if len(calls) > len(draws):
-            fail(f"`{call}` called gpt() {len(calls)} times for {len(draws)} tokens drawn: "
+            fail(f"`{call}` called gpt() {len(calls)} times for {plural(len(draws), 'token')} drawn: "
                  "once per position is what the caches expect.", fix=FIX)
         if not isinstance(name, str):
             fail(f"`{call}` returned {shown(name)}, but it must return the name, a string.")

@@ -5,7 +5,7 @@ order, from the first again when the steps outnumber the names. The bundled name
 microgpt's 1,000 steps, so the second check hands the function a short docs of its own, where
 reading docs[step] runs off the end; the last one compares it with ours on more such data.
 """
-from linebyline.runtime import Case, agrees, calling, check, fail, listing, replacing, shown
+from linebyline.runtime import Case, agrees, calling, check, fail, listing, plural, replacing, shown
 
 FIX = "`doc = docs[step % len(docs)]`"
 
@@ -42,7 +42,7 @@ def _(code):
     if not isinstance(got, list):
         fail(f"training_names() returned {shown(got)}, but it must return a list of names.")
     if len(got) != len(want):
-        fail(f"training_names() returned {len(got)} names, but training takes num_steps = "
+        fail(f"training_names() returned {plural(len(got), 'name')}, but training takes num_steps = "
              f"{code.num_steps} steps, and each reads one name: {len(want)} names.")
     off = _first_off(got, want)
     if off is None:

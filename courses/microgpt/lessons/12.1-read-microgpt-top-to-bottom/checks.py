@@ -20,6 +20,7 @@ from linebyline.runtime import (
     close,
     fail,
     number,
+    plural,
     reference,
     replacing,
 )
@@ -118,13 +119,14 @@ def _(code):
         want = _scores(ours, tokens)
     if len(got) != len(want):
         fail(f"Reading BOS, 'e', 'm' one position at a time, your gpt() handed softmax "
-             f"{len(got)} lists of scores, but microgpt hands it {len(want)}: one per head "
+             f"{plural(len(got), 'list')} of scores, but microgpt hands it {len(want)}: one per head "
              f"({code.n_head}) per position.")
     for index, (mine, right) in enumerate(zip(got, want)):
         pos, head = divmod(index, code.n_head)
         if len(mine) != len(right):
-            fail(f"At position {pos}, head {head} scored {len(mine)} keys, but there are "
-                 f"{len(right)} keys in the cache: one score per position so far.")
+            fail(f"At position {pos}, head {head} scored {plural(len(mine), 'key')}, but there "
+                 f"{'is' if len(right) == 1 else 'are'} {plural(len(right), 'key')} in the cache: "
+                 "one score per position so far.")
         if pos == 0 or all(close(a, b, 1e-9, 1e-12) for a, b in zip(mine, right)):
             continue
         where = (f"At position {pos} (reading {'BOS e m'.split()[pos]!r}), head {head}'s "

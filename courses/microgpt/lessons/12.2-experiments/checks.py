@@ -49,10 +49,10 @@ def _(code):
         second = _run(code, docs)["losses"]
         if first != second:
             fail(f"experiment({docs!r}) with the same settings, run twice, gave losses "
-                 f"{_losses(first)} and then {_losses(second)}. Each run drew its weights from "
-                 f"wherever the random numbers happened to be, so a difference between two "
-                 f"experiments could come from the draws rather than from the setting you "
-                 f"changed.", fix=SEED_FIX)
+                 f"{_losses(first)} and then {_losses(second)}. Each run shuffled its documents "
+                 f"and drew its weights from wherever the random numbers happened to be, so a "
+                 f"difference between two experiments could come from the draws rather than "
+                 f"from the setting you changed.", fix=SEED_FIX)
         return f"Twice {_losses(first)}: the same draws, the same numbers."
 
 

@@ -47,7 +47,8 @@ def _rows_problem(rows: Any, positions: int, where: str) -> str | None:
     for pos, row in enumerate(rows):
         if not isinstance(row, list) or len(row) != pos + 1 or not all(
                 _common.finite(w) and 0 <= w <= 1 for w in row):
-            return f"{where}, row {pos}, must hold {pos + 1} weights between 0 and 1"
+            return (f"{where}, row {pos}, must hold {pos + 1} weight{'' if pos == 0 else 's'} "
+                    "between 0 and 1")
         if not math.isclose(sum(row), 1, abs_tol=1e-6):
             return f"{where}, row {pos}, must add up to 1"
     return None
