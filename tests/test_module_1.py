@@ -7,8 +7,10 @@ widget kinds' validation, and diagnoses whose logic is clever enough to deserve 
 """
 from __future__ import annotations
 
+import io
 import random
 import shutil
+from contextlib import redirect_stdout
 from functools import cache
 
 import pytest
@@ -20,6 +22,8 @@ from linebyline.course.widgets import KINDS
 from linebyline.course.yamlfile import Mapping
 from linebyline.dataset import names_file
 from linebyline.runtime import run_checks
+from linebyline.runtime.program import run_program
+from linebyline.scripts import run_script
 
 LESSONS = {
     "1.1": ("The demo", "the-demo", "train0.py", ((1, 1), (3, 7), (191, 191)), "train-run"),
@@ -60,7 +64,7 @@ def in_learner_folder(tmp_path, monkeypatch):
 def run(number, source):
     exercise = lesson(number).exercise
     return run_checks(source, exercise.checks_source, lesson=number, filename=exercise.filename,
-                      reference=exercise.solution)
+                      reference=exercise.solution, library=exercise.library)
 
 
 @pytest.mark.parametrize("number", LESSONS)
@@ -105,17 +109,27 @@ def test_every_mistake_has_its_own_message_from_its_check(number, in_learner_fol
         assert first.fix == mistake.fix
 
 
-def test_the_demo_file_is_train0_under_microgpts_docstring():
+def test_the_demo_file_is_train0_under_microgpts_docstring(in_learner_folder):
+    """1.1's file is microgpt's docstring over train0.py in outline: its parts come from the
+    course library (later lessons have the learner write them), and it prints what train0.py
+    prints, once its last line, the one the learner writes, is in."""
     path = default_course_path()
     program = (path / "microgpt.py").read_text(encoding="utf-8").split("\n")
-    train0 = (path / "train0.py").read_text(encoding="utf-8")
-    solution = lesson("1.1").exercise.solution
+    exercise = lesson("1.1").exercise
+    solution = exercise.solution
     assert solution.startswith("\n".join(program[:7]) + "\n# What follows is train0.py")
-    assert solution.endswith(train0.split('"""\n', 1)[1])
-    starter = lesson("1.1").exercise.starter
+    assert "from given.train0 import" in solution
+    starter = exercise.starter
     last = program[190]  # line 191, the print of each name: the one line the learner writes
-    assert last in solution and last not in starter
+    assert solution.endswith(last + "\n") and last not in starter
     assert starter.split("    # TODO")[0] == solution[:solution.index(last)]
+    train0 = (path / "train0.py").read_text(encoding="utf-8")
+    out = io.StringIO()
+    with redirect_stdout(out):
+        outcome = run_program(solution, exercise.filename, library=exercise.library)
+    assert outcome.status == "ok"
+    assert out.getvalue().splitlines() == list(run_script(path / "train0.py", names_file()))
+    assert last in train0.split("\n")
 
 
 def test_demo_checks_work_out_train0s_names_on_their_own(in_learner_folder):

@@ -81,8 +81,8 @@ def _(code):
         fail(f"Your program did not print `{MARKER}`. That print, just above the sampling loop, "
              "was given: was it changed or deleted?")
     names = _expected_names()
-    where = ("Put the print inside the `for sample` loop, after the inner `for pos` loop: "
-             "indented like `token, name = BOS, []`.")
+    where = ("Put the print inside the `for sample` loop, after the inner `for letter` loop: "
+             "indented like `name = []`.")
     if not lines:
         fail(f"Nothing was printed after `{MARKER}`: the line that prints each name is still "
              f"missing. {where}")
@@ -101,13 +101,13 @@ def _(code):
     if [line.strip() for line in lines] == letters:
         fail(f"{len(lines)} lines were printed after `{MARKER}`, one letter each "
              f"({_few(lines)}), but there should be {SAMPLES}, one name each. The print is inside "
-             f"the inner `for pos` loop, so it runs once per letter. Print the whole name once "
+             f"the inner `for letter` loop, so it runs once per letter. Print the whole name once "
              f"the inner loop is over. {where}")
     growing = [name[:end] for name in names for end in range(1, len(name) + 1)]
     if len(lines) == len(growing) and all(part in line for part, line in zip(growing, lines)):
         fail(f"{len(lines)} lines were printed after `{MARKER}`: each name as it grows "
              f"({_few(lines)}), but there should be {SAMPLES}, one finished name each. The print "
-             f"is inside the inner `for pos` loop, so it runs after every letter. {where}")
+             f"is inside the inner `for letter` loop, so it runs after every letter. {where}")
     fail(f"{plural(len(lines), 'line')} {'was' if len(lines) == 1 else 'were'} printed after "
          f"`{MARKER}`, but there are {SAMPLES} samples: "
          f"there should be one line for each. {where}")

@@ -8,55 +8,38 @@ Run it next to a file called input.txt that holds one name per line.
 # What follows is train0.py, the first and simplest version of that program: the bigram
 # model. It counts which letter follows which, then samples new names from the counts.
 # No gradients and no learning rate yet: the "model" is a 27x27 table of counts.
-import math
-import random
+# Its parts come finished from the course's given/train0.py: modules 1 and 2 have you write
+# each of them, line by line. Here you write the very last line.
+from given.train0 import count_pairs, doc_at, name_loss, new_letters, probabilities, shuffled_names, tokenizer
 
-random.seed(42)  # same seed, same shuffle, same names
-
-# --- the data: one document (a name) per line ---
-docs = [line.strip() for line in open('input.txt', encoding='utf-8') if line.strip()]
-random.shuffle(docs)
+# --- the data: one document (a name) per line, shuffled the same way on every run ---
+docs = shuffled_names(seed=42)  # same seed, same shuffle, same names
 print(f"documents: {len(docs)}")
 
 # --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
-chars = sorted(set(''.join(docs)))
-BOS = len(chars)
-vocab_size = len(chars) + 1
+chars, BOS, vocab_size = tokenizer(docs)
 print(f"vocab size: {vocab_size}")
 
 # --- the model: counts[a][b] = how often token b follows token a ---
 block_size = 16  # longest name prefix scored and sampled, as in the models to come
-counts = [[1] * vocab_size for _ in range(vocab_size)]  # start at 1: no pair is ever impossible
-for doc in docs:
-    tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
-    for a, b in zip(tokens, tokens[1:]):
-        counts[a][b] += 1
+counts = count_pairs(docs, chars)
 print(f"parameters: {sum(len(row) for row in counts)}")
 
 # each row becomes a probability distribution over the next token
-probs = [[c / sum(row) for c in row] for row in counts]
+probs = probabilities(counts)
 
 # --- the loss: how surprised the table is by each name, -log p averaged over its pairs ---
 num_steps = 1000
 for step in range(num_steps):
-    doc = docs[step % len(docs)]
-    tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
-    n = min(block_size, len(tokens) - 1)
-    losses = []
-    for pos in range(n):
-        losses.append(-math.log(probs[tokens[pos]][tokens[pos + 1]]))
-    loss = (1 / n) * sum(losses)
+    loss = name_loss(doc_at(docs, step), chars, probs, block_size)
     print(f"step {step + 1:4d} / {num_steps} | loss {loss:.4f}")
 
 # --- sampling: let the model invent names, one letter at a time ---
 print("--- samples ---")
 for sample in range(20):
-    token, name = BOS, []
-    for pos in range(block_size):
-        token = random.choices(range(vocab_size), weights=probs[token])[0]
-        if token == BOS:
-            break
-        name.append(chars[token])
+    name = []
+    for letter in new_letters(chars, probs, block_size):  # drawn one by one until BOS
+        name.append(letter)
     # TODO: print the name this sample invented, on a line of its own: name is a list of
     #       letters, so glue them into one word first. Once per sample, after its letters
     #       are picked.

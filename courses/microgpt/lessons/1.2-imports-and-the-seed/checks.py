@@ -87,11 +87,11 @@ def _(code):
         return
     if not isinstance(docs, list) or sorted(docs) != sorted(names):
         fail(f"docs should hold the {number(len(names))} names of input.txt, but it is "
-             f"{shown(docs)}. The lines that read and shuffle the names were given: were they "
+             f"{shown(docs)}. The line that reads and shuffles the names was given: was it "
              "changed?")
     told = f"Seeded with 42 before the shuffle, docs starts {_start(want)} on every run."
     if random.getstate() == random.Random(SEED).getstate():
-        fail(f"Your seed runs after random.shuffle(docs): when the file ends, the random numbers "
+        fail(f"Your seed runs after the shuffle of docs: when the file ends, the random numbers "
              f"stand exactly where seed 42 starts them, so the shuffle drew its numbers before "
              f"the seed was set, from a different start on every run. {told} A seed only fixes "
              "the draws that come after it, so it belongs above the line that reads docs.",
@@ -105,7 +105,7 @@ def _(code):
             fail(f"Between your seed and the shuffle, your file draws "
                  f"{'a random number' if draws == 1 else f'{draws} random numbers'}, so the "
                  f"shuffle starts from a later point of the sequence. {told} Keep the seed "
-                 "right before the lines that read and shuffle docs, with no other random "
+                 "right before the line that reads and shuffles docs, with no other random "
                  "call in between.", fix="Remove the random call between the seed and the "
                  "shuffle, or move it under `if __name__ == \"__main__\":`.")
     seed = _other_seed(names, docs)

@@ -6,6 +6,10 @@ Run it next to a file called input.txt that holds one name per line.
 import math
 import random
 
+# Finished for you: lines you wrote in lessons 1.4 to 2.4 that microgpt's lessons ask for again
+# (11.1, 11.3, 11.4 and 12.2): chars, the name each step reads, n, and the loop that grows a name.
+from given.train0 import characters, doc_at, invent, pairs_to_score
+
 random.seed(42)  # same seed, same shuffle, same names
 
 # --- the data: one document (a name) per line ---
@@ -14,7 +18,7 @@ random.shuffle(docs)
 print(f"documents: {len(docs)}")
 
 # --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
-chars = sorted(set(''.join(docs)))
+chars = characters(docs)  # every character of the names, once each, sorted
 BOS = len(chars)
 vocab_size = len(chars) + 1
 print(f"vocab size: {vocab_size}")
@@ -37,9 +41,9 @@ probs = [[1 / vocab_size] * vocab_size for _ in range(vocab_size)]
 # --- the loss: how surprised the table is by each name, -log p averaged over its pairs ---
 num_steps = 1000
 for step in range(num_steps):
-    doc = docs[step % len(docs)]
+    doc = doc_at(docs, step)  # the names in order, from the first again after the last
     tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
-    n = min(block_size, len(tokens) - 1)
+    n = pairs_to_score(tokens, block_size)  # one pair per token but the last, at most block_size
     losses = []
     for pos in range(n):
         # TODO (one line): append the surprise of the pair (tokens[pos], tokens[pos + 1]),
@@ -48,16 +52,18 @@ for step in range(num_steps):
     loss = (1 / n) * sum(losses)
     print(f"step {step + 1:4d} / {num_steps} | loss {loss:.4f}")
 
+
 # --- sampling: let the model invent names, one letter at a time ---
+def next_token(token):
+    """The token that comes after `token`, drawn at random from its row of the table."""
+    # TODO (one line): draw the next token from the row of the current one (lesson 2.4).
+    token = BOS  # placeholder: ends every name at once
+    return token
+
+
 print("--- samples ---")
 for sample in range(20):
-    token, name = BOS, []
-    for pos in range(block_size):
-        # TODO (one line): draw the next token from the row of the current one (lesson 2.4).
-        token = BOS  # placeholder: ends every name at once
-        if token == BOS:
-            break
-        name.append(chars[token])
+    name = invent(next_token, chars, block_size)  # from BOS, a next_token at a time, until BOS
     print(f"sample {sample + 1:2d}: {''.join(name)}")
 
 
