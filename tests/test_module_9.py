@@ -135,6 +135,15 @@ def test_9_3_watch_counts_are_the_widgets(in_folder):
     assert f"{facts['zeros']} of the 64" in relu["caption"]
 
 
+def test_9_3_quiz_counts_the_weights_relu_lets_learn():
+    """Question 3 asks for what follows from Explore's ReLU count, not the count itself: only the
+    rows ReLU passes get a gradient, all 16 weights of each; the count itself is a listed slip."""
+    result = computed("9.3")
+    facts = result.facts
+    assert result.answers[2] == 16 * facts["passing"]
+    assert result.wrong[2] == [16 * facts["zeros"], 64 * 16, facts["passing"], facts["zeros"]]
+
+
 def test_9_4_demo_measures_what_the_text_quotes(in_folder):
     """The Build's Run prints, for one and two layers, the figures 9.4's texts quote."""
     facts = computed("9.4").facts
