@@ -102,6 +102,11 @@ def lint_course(course: Course, require_full_coverage: bool = False,
                             f"questions, more than {lesson_standard.LONGEST_SHARE:.0%}: length "
                             "gives answers away")
         notes.extend(_answer_leak_notes(course))
+        missing = lesson_standard.without_own_level(course)
+        if missing and not lesson_standard.OWN_LEVEL_REQUIRED:
+            notes.append(f"on my own: {len(missing)} of {sum(1 for _ in course.lessons())} "
+                         "lessons have no `on_my_own` TODO texts yet (the level is not offered "
+                         "there)")
     return CourseReport(course, reports, problems, uncovered, notes, standard, strict)
 
 
@@ -130,10 +135,12 @@ def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
     if not failing:
         report.notes.append(f"solution passes all {len(solution.checks)} checks")
 
-    untouched = check_source(lesson, exercise.starter)
-    if untouched.status != "not-attempted":
-        report.problems.append(f"{lesson.path / 'starter.py'}: the untouched starter should be "
-                               f"not-attempted, but is {untouched.status}")
+    for level, starter in exercise.starters.items():
+        untouched = check_source(lesson, starter)
+        if untouched.status != "not-attempted":
+            which = "starter" if level == "guided" else "on-my-own starter (`on_my_own`)"
+            report.problems.append(f"{lesson.path / 'starter.py'}: the untouched {which} should "
+                                   f"be not-attempted, but is {untouched.status}")
     edited = check_source(lesson, exercise.starter, untouched_is_not_attempted=False)
     if edited.status == "pass":
         report.problems.append(f"{lesson.path / 'starter.py'}: the starter passes every check "
@@ -165,6 +172,11 @@ def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
         messages[mistake.message] = mistake.name
     if exercise.mistakes:
         report.notes.append(f"{len(exercise.mistakes)} known mistakes checked")
+
+    if exercise.on_my_own:
+        report.notes.append(f"on my own: {len(exercise.on_my_own)} TODO texts")
+    elif not lesson_standard.OWN_LEVEL_REQUIRED:
+        report.notes.append("on my own: no `on_my_own` TODO texts yet (the level is not offered)")
 
     computed = compute_lesson(lesson)
     report.problems.extend(computed.problems)
