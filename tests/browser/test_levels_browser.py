@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from .conftest import axe_violations, wait_for_python
 from .test_every_lesson import set_editor_text
@@ -106,3 +106,28 @@ def test_a_lesson_without_on_my_own_shows_no_switch(server, page: Page, course):
     page.goto(f"{server.url}/lessons/7.4-{lesson.slug}/")
     expect(page.locator("[data-level-switch]")).to_be_hidden()
     expect(page.get_by_role("group", name="TODO comments")).to_have_count(0)
+
+
+def test_the_choice_follows_the_learner_to_another_device(server, browser: Browser):
+    from .test_accounts_browser import new_username, sign_in, sign_up
+    from .test_sync_browser import synced
+
+    devices = [browser.new_context(viewport={"width": 1200, "height": 900}) for _ in range(2)]
+    try:
+        laptop, phone = (context.new_page() for context in devices)
+        username = new_username()
+        sign_up(laptop, server, username)
+        laptop.goto(server.url + "/")
+        synced(laptop)
+        laptop.get_by_role("radio", name="On my own").check()
+        synced(laptop)
+        account = laptop.evaluate(
+            "async () => (await fetch('/api/progress/?course=microgpt')).json()")
+        assert account["settings"]["todoLevel"]["value"] == "own"
+        sign_in(phone, server, username)
+        phone.goto(server.url + "/")
+        synced(phone)
+        expect(phone.get_by_role("radio", name="On my own")).to_be_checked()
+    finally:
+        for context in devices:
+            context.close()

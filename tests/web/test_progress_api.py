@@ -237,6 +237,9 @@ def test_a_setting_chosen_on_one_device_reaches_the_others_and_the_latest_wins(a
         {"todoLevel": {"value": "guided", "at": 20}}
     stored = ProgressDocument.objects.get(user=ada)
     assert json.loads(stored.settings) == {"todoLevel": {"value": "guided", "at": 20}}
+    # "Everything the server keeps about the learner" includes it.
+    mine = json.loads(laptop.get("/accounts/data.json").content)
+    assert mine["progress"][0]["settings"] == {"todoLevel": {"value": "guided", "at": 20}}
 
 
 def test_a_bad_setting_is_refused_and_nothing_is_stored(ada):
