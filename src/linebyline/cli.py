@@ -886,8 +886,9 @@ def build_parser() -> argparse.ArgumentParser:
     lint = commands.add_parser(
         "lint", help="prove every lesson of a course (for authors)",
         description="Load and validate the course; prove every exercise both ways (the solution "
-        "passes, the untouched starter does not), that every known mistake produces exactly its "
-        "message, compute every prediction, and report the program lines no lesson teaches yet.")
+        "passes, the untouched starter does not, at both levels of TODO comments where the "
+        "lesson has `on_my_own`), that every known mistake produces exactly its message, compute "
+        "every prediction, and report the program lines no lesson teaches yet.")
     lint.add_argument("course_arg", nargs="?", metavar="COURSE",
                       help="course folder or name (default: microgpt)")
     lint.add_argument("--require-full-coverage", action="store_true",
@@ -896,7 +897,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="prove only this lesson (repeat for more); the course still loads whole")
     lint.add_argument("--strict", action="store_true",
                       help="fail when a lesson falls short of the lesson standard (shuffle-proof "
-                      "choices, expected wrong numbers, no fix handed over in a message, ...)")
+                      "choices, expected wrong numbers, no fix handed over in a message, no answer "
+                      "spelled out in an on-my-own TODO, ...)")
     lint.set_defaults(run=cmd_lint)
 
     assemble = commands.add_parser(
