@@ -200,10 +200,11 @@ function confirmReset(editor: Editor, exercise: ExerciseData, starter: string): 
 
 /** What the level switch did, in words for its live region. */
 function levelNews(level: Level, rewritten: number, atLevel: number, total: number): string {
-  const head = `TODO comments: ${LEVEL_NAMES[level].toLowerCase()}.`;
+  const name = LEVEL_NAMES[level].toLowerCase();
+  const head = `TODO comments: ${name}.`;
   const changed = total - atLevel; // blocks the learner changed or removed
   const blocks = (n: number): string => `${n} TODO ${n === 1 ? "block" : "blocks"}`;
-  if (!rewritten && !changed) return `${head} Your TODO comments already were.`;
+  if (!rewritten && !changed) return `TODO comments: ${name}, as they already were.`;
   if (!rewritten) return `${head} No TODO comment was rewritten: none is left as the starter had it.`;
   return `${head} ${blocks(rewritten)} of ${total} rewritten; your code is unchanged.`
     + (changed ? ` ${changed} you changed or removed ${changed === 1 ? "stays as it is" : "stay as they are"}.` : "");
