@@ -53,3 +53,11 @@ def lessons(draw) -> dict:
 def documents() -> st.SearchStrategy[dict]:
     """Lessons of one course, in the version-2 form (as read_document gives them)."""
     return st.dictionaries(st.sampled_from(["1.1", "7.4", "7.5"]), lessons(), max_size=2)
+
+
+def settings_entries() -> st.SearchStrategy[dict]:
+    """A document's settings, as progress_merge.read_settings gives them."""
+    return st.dictionaries(
+        st.sampled_from(sorted(pm.SETTINGS)),
+        st.fixed_dictionaries({"value": st.sampled_from(pm.SETTINGS["todoLevel"]), "at": TIMES}),
+        max_size=1)

@@ -8,6 +8,7 @@ reference, marked, with its reason.
 from __future__ import annotations
 
 import ast
+import json
 import re
 import subprocess
 import sys
@@ -16,8 +17,18 @@ from pathlib import Path
 import pytest
 
 from linebyline.course import Course
+from linebyline.course.levels import switch_blocks
 from linebyline.lesson_standard import learner_lines
-from linebyline.mine.assemble import NOT_KEPT, Assembler, ProgressError, Unchecked, Work, read_progress
+from linebyline.mine.assemble import (
+    NOT_KEPT,
+    Assembler,
+    PlainCourse,
+    ProgressError,
+    Unchecked,
+    Work,
+    plain_course,
+    read_progress,
+)
 from linebyline.mine.terminal import run_recorded, verdict
 from linebyline.scripts import parse_step, run_source
 
@@ -618,3 +629,42 @@ def test_my_microgpt_from_every_lesson_prints_the_published_first_20_losses(
     finally:
         lines.close()  # ends the rest of the 1000-step run
     assert losses == FIRST_20
+
+
+def guided_and_own_drafts(course: Course, number: str, fill: dict[str, str]) -> tuple[str, str]:
+    """A learner's draft made from the guided starter (its TODO comments left in), and the same
+    draft made from the on-my-own starter: the two differ in those comments only."""
+    exercise = course.lesson(number).exercise
+    guided = exercise.starter
+    for old, new in fill.items():
+        assert guided.count(old) == 1, old
+        guided = guided.replace(old, new)
+    own = switch_blocks(guided, exercise.level_pairs(), "own")
+    assert own != guided and own.count("TODO") == guided.count("TODO")
+    assert [line for line in own.split("\n") if not line.lstrip().startswith("#")] == \
+        [line for line in guided.split("\n") if not line.lstrip().startswith("#")]
+    return guided, own
+
+
+@pytest.mark.parametrize("number, script, fill", [
+    ("7.5", "train2.py", {
+        "                pass\n": "                child.grad += node.grad * local_grad\n",
+        "                # TODO (one line): add `node` to the end of `order`":
+        "                order.append(node)\n                # TODO (one line): add `node` to "
+        "the end of `order`"}),
+    ("10.5", "microgpt.py", {
+        "    lr = 0.0\n": "    lr = learning_rate * (1 - step / num_steps)\n",
+        "        p.grad = 0\n": "        p.data -= lr * m_hat / (v_hat ** 0.5 + eps)\n"
+                               "        p.grad = 0\n"}),
+])
+def test_a_draft_started_on_my_own_assembles_like_one_started_guided(assembler: Assembler,
+                                                                     course: Course, number,
+                                                                     script, fill):
+    guided, own = guided_and_own_drafts(course, number, fill)
+    mine = assembler.assemble(script, {number: Work("done", guided)})
+    theirs = assembler.assemble(script, {number: Work("done", own)})
+    assert all(r.origin == "yours" for r in theirs.regions if r.lesson == number)
+    assert theirs.to_dict() == mine.to_dict() and "TODO" not in theirs.text
+    # The browser's Python assembles from the course as plain data: the same there.
+    plain = Assembler(PlainCourse(json.loads(json.dumps(plain_course(course)))))
+    assert plain.assemble(script, {number: Work("done", own)}).to_dict() == mine.to_dict()

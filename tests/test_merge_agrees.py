@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from linebyline import progress_merge as pm
-from tests.progress_cases import documents
+from tests.progress_cases import documents, settings_entries
 from tests.test_progress_merge import LAWS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,3 +107,28 @@ def test_reading_agrees_on_good_and_bad_documents(browser_merge, lessons, versio
         assert answer == {"error": str(error)}
     else:
         assert canonical(answer.get("ok")) == canonical(expected)
+
+
+@LAWS
+@given(settings_entries(), settings_entries())
+def test_the_browser_merges_settings_as_python_does(browser_merge, a, b):
+    answer = browser_merge.ask({"op": "mergeSettings", "a": a, "b": b})
+    assert canonical(answer.get("ok")) == canonical(pm.merge_settings(a, b))
+
+
+@pytest.mark.parametrize("settings", [
+    {"todoLevel": {"value": "own", "at": 7}}, {}, [], {"colour": {"value": "blue", "at": 1}},
+    {"todoLevel": "own"}, {"todoLevel": {"value": "own"}}, {"todoLevel": {"value": "alone", "at": 1}},
+    {"todoLevel": {"value": "own", "at": -1}}, {"todoLevel": {"value": "own", "at": 1.5}},
+    {"todoLevel": {"value": "own", "at": 1, "by": "me"}},
+])
+def test_reading_settings_agrees(browser_merge, settings):
+    doc = {"format": pm.FORMAT, "version": 2, "course": "microgpt", "lessons": {},
+           "settings": settings}
+    answer = browser_merge.ask({"op": "readSettings", "doc": doc})
+    try:
+        expected = pm.read_settings(doc)
+    except pm.ProgressError as error:
+        assert answer == {"error": str(error)}
+    else:
+        assert answer == {"ok": expected}

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from linebyline import progress_merge as pm
-from tests.progress_cases import documents, lessons
+from tests.progress_cases import documents, lessons, settings_entries
 
 # A few hundred examples per law in CI; bench/merge_laws.py sets LINEBYLINE_MERGE_EXAMPLES to run
 # 10,000 or more (the browser agreement tests in test_merge_agrees.py follow the same setting).
@@ -196,3 +196,44 @@ def test_lengths_count_as_the_editor_does():
     pm.read_lesson({"status": "done", "draft": emoji}, "ok")
     with pytest.raises(pm.ProgressError):
         pm.read_lesson({"status": "done", "draft": emoji + "a"}, "too long")
+
+
+# --- settings: the level of the TODO comments, chosen on the course home ---------------------
+
+@LAWS
+@given(settings_entries(), settings_entries(), settings_entries())
+def test_settings_merge_as_a_join(a, b, c):
+    assert pm.merge_settings(a, b) == pm.merge_settings(b, a)
+    assert pm.merge_settings(pm.merge_settings(a, b), c) == \
+        pm.merge_settings(a, pm.merge_settings(b, c))
+    assert pm.merge_settings(a, a) == a
+
+
+def test_the_latest_choice_of_a_setting_wins():
+    older, newer = {"todoLevel": {"value": "own", "at": 5}}, {"todoLevel": {"value": "guided",
+                                                                            "at": 9}}
+    assert pm.merge_settings(older, newer) == newer == pm.merge_settings(newer, {})
+    tie = pm.merge_settings({"todoLevel": {"value": "guided", "at": 5}}, older)
+    assert tie == older  # a tie: the greater value, whichever side it came from
+
+
+def test_settings_travel_in_the_document_only_when_there_are_any():
+    assert "settings" not in pm.document("microgpt", {})
+    chosen = {"todoLevel": {"value": "own", "at": 3}}
+    made = pm.document("microgpt", {}, chosen)
+    assert made["settings"] == chosen and pm.read_settings(made) == chosen
+    assert pm.read_settings({"format": pm.FORMAT, "lessons": {}}) == {}
+
+
+@pytest.mark.parametrize("settings, message", [
+    ([], '"settings" must be an object of settings by name'),
+    ({"colour": {"value": "blue", "at": 1}}, '"settings" has a setting it cannot have: "colour"'),
+    ({"todoLevel": "own"}, "setting todoLevel must be an object with value and at"),
+    ({"todoLevel": {"value": "own"}}, "setting todoLevel must be an object with value and at"),
+    ({"todoLevel": {"value": "alone", "at": 1}}, "setting todoLevel must be one of guided, own"),
+    ({"todoLevel": {"value": "own", "at": -1}}, "setting todoLevel: at must be a time"),
+])
+def test_bad_settings_are_refused_naming_the_setting(settings, message):
+    with pytest.raises(pm.ProgressError) as caught:
+        pm.read_settings({"settings": settings})
+    assert str(caught.value).startswith(message)

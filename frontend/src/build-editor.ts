@@ -2,6 +2,7 @@
 // newer draft from another device shown when the learner has not typed, a change that would make
 // the draft too long refused with a note, and earlier versions offered under the editor.
 import type { ExerciseData } from "./build-part";
+import { isStarter } from "./levels";
 import { setUpEarlierVersions } from "./earlier-versions";
 import { createEditor, type Editor } from "./editor";
 import { recordEvent } from "./events";
@@ -32,12 +33,12 @@ function draftSaver(exercise: ExerciseData, progress: Progress) {
       window.clearTimeout(timer);
       unsaved = () => {
         unsaved = null;
-        if (progress.lesson(number).status === "not-started" && text !== exercise.starter) {
+        if (progress.lesson(number).status === "not-started" && !isStarter(exercise, text)) {
           recordEvent(exercise.course, number, { kind: "start" });
         }
         progress.update(number, (lesson) => {
           lesson.draft = text;
-          if (lesson.status === "not-started" && text !== exercise.starter) lesson.status = "in-progress";
+          if (lesson.status === "not-started" && !isStarter(exercise, text)) lesson.status = "in-progress";
         });
       };
       timer = window.setTimeout(() => unsaved?.(), SAVE_AFTER_MS);
@@ -55,20 +56,22 @@ function followNewerDrafts(exercise: ExerciseData, progress: Progress, editor: E
     const current = progress.lesson(number);
     if (current.draft === undefined || typing() || (adopted && editor.text() !== adopted.draft)) return;
     if (adopted && adopted.device === current.draftDevice && adopted.at === current.draftAt) return;
-    if (!adopted && editor.text() !== exercise.starter) return;
+    if (!adopted && !isStarter(exercise, editor.text())) return;
     if (editor.text() !== current.draft) editor.setText(current.draft);
     progress.adoptDraft(number);
   });
 }
 
+/** The editor, opened on the learner's draft, else on `starter` (the starter at the level the
+ *  course home chose). */
 export function setUpDraftEditor(holder: HTMLElement, exercise: ExerciseData, progress: Progress,
-                                 onRun: () => void): Editor {
+                                 starter: string, onRun: () => void): Editor {
   holder.replaceChildren();
   const note = tooLongNote(holder);
   const saver = draftSaver(exercise, progress);
   const keys = document.getElementById("editor-keys");
   const editor = createEditor(holder, {
-    text: progress.adoptDraft(exercise.lesson) ?? exercise.starter,
+    text: progress.adoptDraft(exercise.lesson) ?? starter,
     label: `${exercise.filename}, your code`,
     describedBy: keys ? keys.id : undefined,
     maxLength: MAX_DRAFT,

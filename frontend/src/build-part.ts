@@ -9,6 +9,7 @@ import { outputPanel, type OutputPanel } from "./build-output";
 import type { DeviceNotes } from "./device-notes";
 import type { Editor } from "./editor";
 import { recordEvent } from "./events";
+import { blocksAt, chosenLevel, isStarter, LEVEL_NAMES, levelOf, starterOf, switchBlocks, type Level, type LevelPairs } from "./levels";
 import { say as sayLive } from "./live";
 import { MAX_DRAFT, type Progress } from "./progress";
 import { type CheckResult, type Python, type RunResult, StoppedError } from "./python";
@@ -19,6 +20,9 @@ export interface ExerciseData {
   checkNames: string[]; hints: string[];
   codealong: Array<{ title: string; caption: string; find: string; type: string }>;
   runtimeUrl: string;
+  /** The on-my-own level (levels.ts), null for a lesson that has none yet: its starter, and each
+   *  TODO block at both levels. `starter` is the guided one. */
+  own: { starter: string; blocks: LevelPairs } | null;
 }
 
 const CHECK_TIMEOUT_S = 10;
@@ -43,6 +47,8 @@ function buildParts(root: HTMLElement) {
     check: $(root, '[data-action="check"]') as HTMLButtonElement,
     stop: $(root, '[data-action="stop"]') as HTMLButtonElement,
     reset: $(root, '[data-action="reset"]') as HTMLButtonElement,
+    levelSwitch: $(root, "[data-level-switch]"),
+    levelStatus: $(root, "[data-level-status]"),
   };
 }
 type BuildParts = ReturnType<typeof buildParts>;
@@ -167,7 +173,7 @@ function buildActions(parts: BuildParts, exercise: ExerciseData, progress: Progr
       const { checks: checksPy, reference } = await loadChecks();
       const result = await python.check({
         lesson: exercise.lesson, source, checks: checksPy, reference, starter: exercise.starter,
-        filename: exercise.filename, timeout: CHECK_TIMEOUT_S,
+        ownStarter: exercise.own?.starter ?? "", filename: exercise.filename, timeout: CHECK_TIMEOUT_S,
       });
       recordCheckedRun(exercise, progress, notes, result, source); // first: the fixes depend on this run
       checks.show(result);
@@ -184,24 +190,71 @@ function buildActions(parts: BuildParts, exercise: ExerciseData, progress: Progr
   return { run, check };
 }
 
-function confirmReset(editor: Editor, starter: string): void {
+function confirmReset(editor: Editor, exercise: ExerciseData, starter: string): void {
   if (editor.text() === starter) return;
-  if (!window.confirm("Replace your code with the starter? Your current code will be lost.")) return;
+  if (!isStarter(exercise, editor.text())
+      && !window.confirm("Replace your code with the starter? Your current code will be lost.")) return;
   editor.setText(starter);
   editor.focus();
+}
+
+/** What the level switch did, in words for its live region. */
+function levelNews(level: Level, rewritten: number, atLevel: number, total: number): string {
+  const name = LEVEL_NAMES[level].toLowerCase();
+  const head = `TODO comments: ${name}.`;
+  const changed = total - atLevel; // blocks the learner changed or removed
+  const blocks = (n: number): string => `${n} TODO ${n === 1 ? "block" : "blocks"}`;
+  if (!rewritten && !changed) return `TODO comments: ${name}, as they already were.`;
+  if (!rewritten) return `${head} No TODO comment was rewritten: none is left as the starter had it.`;
+  return `${head} ${blocks(rewritten)} of ${total} rewritten; your code is unchanged.`
+    + (changed ? ` ${changed} you changed or removed ${changed === 1 ? "stays as it is" : "stay as they are"}.` : "");
+}
+
+/** The Build toolbar's switch between the two levels of TODO comments (hidden for a lesson that
+ *  has only the guided ones). Switching rewrites the TODO blocks still in the editor as a starter
+ *  had them, and says what it did; the learner's code and changed comments stay as they are. */
+function levelSwitch(parts: BuildParts, exercise: ExerciseData, progress: Progress, editor: Editor) {
+  const own = exercise.own;
+  const radios = [...parts.levelSwitch.querySelectorAll<HTMLInputElement>('input[type="radio"]')];
+  let level: Level = own ? (levelOf(editor.text(), own.blocks) ?? chosenLevel(progress)) : "guided";
+  const show = (): void => { for (const radio of radios) radio.checked = radio.value === level; };
+  if (!own) {
+    parts.levelSwitch.hidden = true;
+    return { level: (): Level => "guided" };
+  }
+  parts.levelSwitch.hidden = false;
+  show();
+  for (const radio of radios) {
+    radio.addEventListener("change", () => {
+      if (!radio.checked) return;
+      level = radio.value === "own" ? "own" : "guided";
+      const before = editor.text();
+      const { text, rewritten } = switchBlocks(before, own.blocks, level);
+      if (text !== before) editor.setText(text);
+      sayLive(parts.levelStatus, levelNews(level, rewritten, blocksAt(text, own.blocks, level), own.blocks.length));
+    });
+  }
+  // A draft from another device may arrive at the other level: the switch follows the editor.
+  progress.onChange(() => {
+    const found = levelOf(editor.text(), own.blocks);
+    if (found && found !== level) { level = found; show(); }
+  });
+  return { level: (): Level => level };
 }
 
 export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: Progress, python: Python,
                            notes: DeviceNotes): Editor {
   const parts = buildParts(root);
   let actions: ReturnType<typeof buildActions> | null = null;
-  const editor = setUpDraftEditor(parts.editor, exercise, progress, () => void actions?.run());
+  const editor = setUpDraftEditor(parts.editor, exercise, progress, starterOf(exercise, chosenLevel(progress)),
+                                  () => void actions?.run());
   actions = buildActions(parts, exercise, progress, notes, python, editor, outputPanel(parts.output, exercise.filename, editor));
   const { run, check } = actions;
   setUsable(parts.stop, false);
   parts.run.addEventListener("click", () => void run());
   parts.check.addEventListener("click", () => void check());
   parts.stop.addEventListener("click", () => python.stop("user"));
-  parts.reset.addEventListener("click", () => confirmReset(editor, exercise.starter));
+  const levels = levelSwitch(parts, exercise, progress, editor);
+  parts.reset.addEventListener("click", () => confirmReset(editor, exercise, starterOf(exercise, levels.level())));
   return editor;
 }

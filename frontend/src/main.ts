@@ -3,6 +3,7 @@ import { confirmAccount, confirmWhenOnline, showKnownAccount } from "./account";
 import { setUpBuild, type ExerciseData } from "./build-part";
 import { watchAccountDeletion } from "./deleted-account";
 import { DeviceNotes } from "./device-notes";
+import { chosenLevel, type Level } from "./levels";
 import { setUpListing } from "./listing";
 import { say } from "./live";
 import { sendPendingEvents } from "./events";
@@ -159,6 +160,26 @@ function setUpProgressTools(progress: Progress): void {
   });
 }
 
+/** The course home's choice of TODO comments for every Build: guided, or on my own. Kept in the
+ *  progress (synced when signed in); a lesson's Build toolbar can switch it for that lesson. */
+function setUpLevelSetting(progress: Progress): void {
+  const box = document.querySelector<HTMLElement>("[data-level-setting]");
+  if (!box) return;
+  const radios = [...box.querySelectorAll<HTMLInputElement>('input[type="radio"]')];
+  const status = box.querySelector<HTMLElement>("[data-level-message]");
+  const show = () => { const level = chosenLevel(progress); for (const radio of radios) radio.checked = radio.value === level; };
+  show();
+  progress.onChange(show); // chosen on another device or tab
+  for (const radio of radios) {
+    radio.addEventListener("change", () => {
+      if (!radio.checked) return;
+      const level: Level = radio.value === "own" ? "own" : "guided";
+      progress.choose("todoLevel", level);
+      if (status) say(status, `Saved: Builds you have not started open with ${level === "own" ? "on-my-own" : "guided"} TODO comments.`);
+    });
+  }
+}
+
 function setUpLesson(progress: Progress, notes: DeviceNotes): void {
   const exercise = json<ExerciseData>("exercise-data");
   const build = document.getElementById("build");
@@ -222,6 +243,7 @@ function main(): void {
   showProgressProblems(progress);
   progress.onChange(() => { showProgress(progress, course); showProgressProblems(progress); });
   setUpProgressTools(progress);
+  setUpLevelSetting(progress);
   sendPendingEvents(course.slug);
   showThisLessonsLines();
   document.querySelectorAll<HTMLElement>("[data-program]").forEach(setUpListing);

@@ -39,7 +39,11 @@ export interface Lesson {
   passedAt?: number;
 }
 export type Lessons = Record<string, Lesson>;
-export interface ProgressDocument { format: typeof FORMAT; version: 2; course: string; lessons: Lessons }
+/** The learner's settings for the course, each with the time it was chosen (merged: the latest). */
+export const SETTINGS: Record<string, string[]> = { todoLevel: ["guided", "own"] };
+export interface Setting { value: string; at: number }
+export type Settings = Record<string, Setting>;
+export interface ProgressDocument { format: typeof FORMAT; version: 2; course: string; lessons: Lessons; settings?: Settings }
 
 export class ProgressError extends Error {}
 
@@ -93,6 +97,21 @@ export function readDocument(value: unknown, course?: string): { course: string;
     lessons[number] = readLesson(raw, `lesson ${number}`, version);
   }
   return { course: slug, lessons };
+}
+
+/** A document's settings ({} without any), as progress_merge.read_settings reads them. */
+export function readSettings(value: unknown): Settings {
+  if (!isObject(value) || !("settings" in value)) return {};
+  const settings = value.settings;
+  if (!isObject(settings)) throw new ProgressError('"settings" must be an object of settings by name');
+  const read: Settings = {};
+  for (const [name, entry] of Object.entries(settings)) {
+    if (!Object.hasOwn(SETTINGS, name)) throw new ProgressError(`"settings" has a setting it cannot have: "${name.slice(0, 40)}"`);
+    if (!isObject(entry) || Object.keys(entry).sort().join(",") !== "at,value") throw new ProgressError(`setting ${name} must be an object with value and at`);
+    if (typeof entry.value !== "string" || !SETTINGS[name].includes(entry.value)) throw new ProgressError(`setting ${name} must be one of ${SETTINGS[name].join(", ")}`);
+    read[name] = { value: entry.value, at: time(entry.at, `setting ${name}: at`) };
+  }
+  return read;
 }
 
 const V1_FIELDS = ["status", "draft", "quiz", "hintsShown", "checks"];
@@ -273,6 +292,18 @@ export function merge(ours: Lessons, theirs: Lessons): Lessons {
   return merged;
 }
 
-export function progressDocument(course: string, lessons: Lessons): ProgressDocument {
-  return { format: FORMAT, version: 2, course, lessons };
+/** Per setting, the latest choice (then the greater value, so that a tie has one answer). */
+export function mergeSettings(ours: Settings, theirs: Settings): Settings {
+  const merged: Settings = {};
+  for (const name of [...new Set([...Object.keys(ours), ...Object.keys(theirs)])].sort()) {
+    const a = ours[name];
+    const b = theirs[name];
+    const best = !a ? b : !b ? a : (cmp(b.at, a.at) || cmp(b.value, a.value)) > 0 ? b : a;
+    merged[name] = { ...best };
+  }
+  return merged;
+}
+
+export function progressDocument(course: string, lessons: Lessons, settings: Settings = {}): ProgressDocument {
+  return Object.keys(settings).length ? { format: FORMAT, version: 2, course, lessons, settings } : { format: FORMAT, version: 2, course, lessons };
 }

@@ -10,8 +10,8 @@
 // from several devices and tabs merges without losing anything. Version 1 still loads.
 
 import {
-  MAX_DRAFT, MAX_EARLIER, STATUSES, mergeLesson, merge, readDocument, newestPerDevice, progressDocument, readLesson, setVersions, versionsOf,
-  type Lesson, type LessonStatus, type Lessons, type QuizAnswer, type Version,
+  MAX_DRAFT, MAX_EARLIER, STATUSES, mergeLesson, merge, mergeSettings, readDocument, readSettings, newestPerDevice, progressDocument, readLesson, setVersions, versionsOf,
+  type Lesson, type LessonStatus, type Lessons, type QuizAnswer, type Settings, type Version,
 } from "./merge";
 
 export { MAX_DRAFT };
@@ -24,6 +24,8 @@ export interface ProgressFile {
   course: string;
   exported?: string;
   lessons: Lessons;
+  /** The learner's settings for the course (merge.ts SETTINGS), synced like the lessons. */
+  settings?: Settings;
 }
 
 export interface CourseSummary {
@@ -101,8 +103,12 @@ export class Progress {
         // Removed: another tab signed out and put the progress away; this tab lets it go too.
         const putAway = event.key === this.key && event.newValue === null;
         const mine = this.data.lessons;
+        const mySettings = this.data.settings ?? {};
         this.data = this.load();
-        if (!this.blocked && !putAway) this.data.lessons = merge(this.data.lessons, mine);
+        if (!this.blocked && !putAway) {
+          this.data.lessons = merge(this.data.lessons, mine);
+          this.setSettings(mergeSettings(this.data.settings ?? {}, mySettings));
+        }
         this.notify();
       }
     });
@@ -120,6 +126,7 @@ export class Progress {
     if (text) {
       const read = salvage(text, this.course.slug);
       Object.assign(data.lessons, read.lessons);
+      if (Object.keys(read.settings).length) data.settings = read.settings;
       found.push(...read.parts);
       wholeFileUnreadable = read.unreadable;
     }
@@ -310,10 +317,37 @@ export class Progress {
   }
 
   /** Merge progress from elsewhere (the account, another tab) into this browser's. */
-  absorb(lessons: Lessons): void {
+  absorb(lessons: Lessons, settings: Settings = {}): void {
     if (this.blocked) return;
     this.data.lessons = this.mergeKeepingDropped(this.data.lessons, lessons);
+    this.setSettings(mergeSettings(this.data.settings ?? {}, settings));
     this.write();
+  }
+
+  // --- settings ------------------------------------------------------------------------------
+
+  /** A setting's value, or undefined when the learner never chose one. */
+  setting(name: string): string | undefined {
+    return this.data.settings?.[name]?.value;
+  }
+
+  /** Choose a setting's value: the newest choice, even on a clock that runs behind. */
+  choose(name: string, value: string): void {
+    const before = this.data.settings?.[name];
+    if (before?.value === value) return;
+    const at = Math.max(Date.now(), (before?.at ?? -1) + 1);
+    this.setSettings({ ...(this.data.settings ?? {}), [name]: { value, at } });
+    this.write();
+  }
+
+  /** All the settings (a copy), as the sync sends them. */
+  settings(): Settings {
+    return copy(this.data.settings ?? {});
+  }
+
+  private setSettings(settings: Settings): void {
+    if (Object.keys(settings).length) this.data.settings = settings;
+    else delete this.data.settings;
   }
 
   // --- a browser that several accounts use ---------------------------------------------------
@@ -337,16 +371,21 @@ export class Progress {
     const stashKey = `${this.key}:kept-for:${account}`;
     const asideStashKey = `${this.key}:set-aside-for:${account}`;
     let lessons = copy(this.data.lessons);
+    let settings = copy(this.data.settings ?? {});
     const earlier = this.storage.getItem(stashKey);
     if (earlier) {
-      try { lessons = merge(readDocument(JSON.parse(earlier), this.course.slug).lessons, lessons); } catch { /* replaced below */ }
+      try {
+        const parsed = JSON.parse(earlier) as unknown;
+        lessons = merge(readDocument(parsed, this.course.slug).lessons, lessons);
+        settings = mergeSettings(readSettings(parsed), settings);
+      } catch { /* replaced below */ }
     }
     // What was set aside was never synced (it could not be read), so the account does not have
     // it: it goes with the account's stash whatever `keep` says, out of the next learner's sight.
     const aside = [...this.readParts(asideStashKey), ...this.aside];
     try {
       if (aside.length) this.storage.setItem(asideStashKey, this.partsText(aside));
-      if (keep || earlier) this.storage.setItem(stashKey, JSON.stringify(progressDocument(this.course.slug, lessons)));
+      if (keep || earlier) this.storage.setItem(stashKey, JSON.stringify(progressDocument(this.course.slug, lessons, settings)));
       this.storage.removeItem(`${this.key}:account`);
       this.storage.removeItem(this.key);
       this.storage.removeItem(this.asideKey);
@@ -396,7 +435,8 @@ export class Progress {
     const kept = this.storage.getItem(stashKey);
     if (kept === null) return;
     try {
-      this.absorb(readDocument(JSON.parse(kept), this.course.slug).lessons);
+      const parsed = JSON.parse(kept) as unknown;
+      this.absorb(readDocument(parsed, this.course.slug).lessons, readSettings(parsed));
     } catch {
       return; // unreadable: left where it is, never lost by this
     }
@@ -405,13 +445,15 @@ export class Progress {
 
   /** This browser's progress as a version-2 document (what the sync sends). */
   document(): ProgressFile {
-    return progressDocument(this.course.slug, copy(this.data.lessons));
+    return progressDocument(this.course.slug, copy(this.data.lessons), this.settings());
   }
 
   private absorbStored(text: string): void {
     try {
-      const { lessons } = readDocument(JSON.parse(text), this.course.slug);
+      const parsed = JSON.parse(text) as unknown;
+      const { lessons } = readDocument(parsed, this.course.slug);
       this.data.lessons = this.mergeKeepingDropped(this.data.lessons, lessons);
+      this.setSettings(mergeSettings(this.data.settings ?? {}, readSettings(parsed)));
     } catch {
       // Unreadable: load() sets such text aside when this page (or the next) reads it.
     }
@@ -470,11 +512,14 @@ export class Progress {
       throw new Error("Nothing was imported: the progress stored here could not be read, so it is kept untouched until you download or delete it (see the message at the top of the page).");
     }
     const before = JSON.stringify(this.data.lessons);
+    const settingsBefore = this.settings();
     for (const [number, theirs] of Object.entries(incoming.lessons)) {
       this.data.lessons[number] = mergeLesson(this.data.lessons[number] ?? emptyLesson(), theirs);
     }
+    this.setSettings(mergeSettings(settingsBefore, incoming.settings));
     if (!this.write()) {
       this.data.lessons = JSON.parse(before) as Record<string, LessonProgress>;
+      this.setSettings(settingsBefore);
       const why = this.saveError;
       this.write(); // what was there before is unchanged in storage; this only clears the notice
       throw new Error(`Nothing was imported: ${why}, so the merged progress could not be saved. Your progress here is as it was.`);
@@ -528,7 +573,7 @@ function fail(why: string): never {
   throw new Error(`That file is not linebyline progress for this course: ${why}.`);
 }
 
-interface Salvaged { lessons: Record<string, LessonProgress>; parts: SetAsidePart[]; unreadable: boolean }
+interface Salvaged { lessons: Record<string, LessonProgress>; settings: Settings; parts: SetAsidePart[]; unreadable: boolean }
 
 /** Read stored text, keeping every lesson that can be read and setting aside what cannot. */
 function salvage(text: string, course: string): Salvaged {
@@ -537,12 +582,12 @@ function salvage(text: string, course: string): Salvaged {
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { lessons: {}, parts: [{ lesson: null, part: "the whole progress file", reason: "it is not JSON", value: text, when }], unreadable: true };
+    return { lessons: {}, settings: {}, parts: [{ lesson: null, part: "the whole progress file", reason: "it is not JSON", value: text, when }], unreadable: true };
   }
   try {
     return { ...readFile(parsed, course), unreadable: false };
   } catch (error) {
-    return { lessons: {}, parts: [{ lesson: null, part: "the whole progress file", reason: (error as Error).message, value: parsed, when }], unreadable: true };
+    return { lessons: {}, settings: {}, parts: [{ lesson: null, part: "the whole progress file", reason: (error as Error).message, value: parsed, when }], unreadable: true };
   }
 }
 
@@ -550,7 +595,7 @@ function salvage(text: string, course: string): Salvaged {
  *  own: a lesson, draft or quiz answer that cannot be read is left out and listed. A version-2
  *  lesson is read whole; if that fails, what a version-1 reader can take of it is kept and the
  *  lesson as it was is set aside too (its times and earlier versions are not lost). */
-function readFile(value: unknown, course: string): { lessons: Lessons; parts: SetAsidePart[] } {
+function readFile(value: unknown, course: string): { lessons: Lessons; settings: Settings; parts: SetAsidePart[] } {
   if (typeof value !== "object" || value === null) fail("it is not an object");
   const file = value as Record<string, unknown>;
   if (file.format !== "linebyline-progress" || (file.version !== 1 && file.version !== 2)) fail("its format is not linebyline-progress version 1 or 2");
@@ -559,6 +604,12 @@ function readFile(value: unknown, course: string): { lessons: Lessons; parts: Se
   const lessons: Lessons = {};
   const parts: SetAsidePart[] = [];
   const when = new Date().toISOString();
+  let settings: Settings = {};
+  try {
+    settings = readSettings(file);
+  } catch (error) {
+    parts.push({ lesson: null, part: "its settings", reason: (error as Error).message, value: file.settings, when });
+  }
   for (const [number, raw] of Object.entries(file.lessons as Record<string, unknown>)) {
     const aside = (part: string, reason: string, kept: unknown) => parts.push({ lesson: number, part, reason, value: kept, when });
     if (!/^\d{1,3}\.\d{1,3}$/.test(number)) { aside("the whole lesson", `"${number}" is not a lesson number`, raw); continue; }
@@ -578,7 +629,7 @@ function readFile(value: unknown, course: string): { lessons: Lessons; parts: Se
       aside("the whole lesson", (error as Error).message, raw);
     }
   }
-  return { lessons, parts };
+  return { lessons, settings, parts };
 }
 
 /** What a version-1 lesson holds, taken part by part; a part that cannot be read is set aside. */
@@ -614,7 +665,7 @@ function readVersion1Lesson(raw: unknown, aside: (part: string, reason: string, 
 
 /** A progress file, checked as a whole (for tools and tests): anything unreadable is refused. */
 export function validate(value: unknown, course: string): ProgressFile {
-  const { lessons, parts } = readFile(value, course);
-  if (parts.length) fail(`lesson ${parts[0].lesson}: ${parts[0].reason}`);
-  return { format: "linebyline-progress", version: 2, course, lessons };
+  const { lessons, settings, parts } = readFile(value, course);
+  if (parts.length) fail(parts[0].lesson ? `lesson ${parts[0].lesson}: ${parts[0].reason}` : parts[0].reason);
+  return progressDocument(course, lessons, settings);
 }

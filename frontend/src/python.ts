@@ -10,6 +10,8 @@ export type PythonState = "loading" | "ready" | "busy" | "failed";
 
 export interface CheckJob {
   lesson: string; source: string; checks: string; reference: string; starter: string; filename: string; timeout: number;
+  /** The on-my-own starter, when the lesson has one: untouched, it is not attempted either. */
+  ownStarter?: string;
 }
 /** One check's outcome: `message` diagnoses; `fix` ("" when none) is the literal line(s) to write,
  *  which the page holds back until the learner has struggled (build-checks.ts). */

@@ -2,6 +2,7 @@
 // like a video the learner can take over (chapter marks with times, a scrubber, play/pause,
 // speed, "edit from here"), then the solution after a confirmation.
 import type { ExerciseData } from "./build-part";
+import { isStarter } from "./levels";
 import type { Editor } from "./editor";
 import { recordEvent } from "./events";
 import type { Progress } from "./progress";
@@ -222,7 +223,7 @@ function setUpReplay(panel: HTMLElement, exercise: ExerciseData, editor: Editor)
   edit.addEventListener("click", () => {
     const frame = frames[index];
     const mine = editor.text();
-    if (mine !== exercise.starter && mine !== frame.text
+    if (!isStarter(exercise, mine) && mine !== frame.text
         && !window.confirm("Replace your code in the editor with the code-along at this point?")) return;
     pause();
     editor.setText(frame.text);

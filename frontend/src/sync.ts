@@ -9,7 +9,7 @@
 // and progress synced with one account is never sent to another that signs in later.
 
 import { say } from "./live";
-import { fnv1a32, readDocument } from "./merge";
+import { fnv1a32, readDocument, readSettings, type Lessons, type Settings } from "./merge";
 import type { Progress, ProgressFile } from "./progress";
 
 const BATCH_MS = 2_000; // changes within this wait go in one request
@@ -27,6 +27,11 @@ function canonical(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
   }
   return JSON.stringify(value);
+}
+
+/** What the account and this browser hold in common once synced, as a short fingerprint. */
+function fingerprint(lessons: Lessons, settings: Settings = {}): string {
+  return fnv1a32(canonical(lessons) + (Object.keys(settings).length ? canonical(settings) : ""));
 }
 
 function csrfToken(): string {
@@ -77,7 +82,8 @@ export class Sync {
 
   /** Whether this browser holds progress the account may not have yet. */
   private dirty(): boolean {
-    return localStorage.getItem(this.syncedKey) !== fnv1a32(canonical(this.sendable().lessons));
+    const sendable = this.sendable();
+    return localStorage.getItem(this.syncedKey) !== fingerprint(sendable.lessons, sendable.settings);
   }
 
   /** This browser's progress in the lessons of the server's course, the only ones it takes (it
@@ -157,13 +163,15 @@ export class Sync {
     }
     if (!response.ok || !answer) throw new SyncError(answer?.error ?? `the server answered ${response.status}`, false);
     let lessons;
+    let settings;
     try {
       lessons = readDocument(answer, this.progress.course.slug).lessons;
+      settings = readSettings(answer);
     } catch (error) {
       throw new SyncError(`the server's answer could not be read (${(error as Error).message})`, true);
     }
-    localStorage.setItem(this.syncedKey, fnv1a32(canonical(lessons)));
-    this.progress.absorb(lessons);
+    localStorage.setItem(this.syncedKey, fingerprint(lessons, settings));
+    this.progress.absorb(lessons, settings);
     this.progress.owner = this.account;
   }
 

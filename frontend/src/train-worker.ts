@@ -13,6 +13,7 @@
 import type { Pyodide, PyProxy } from "./pyodide-api";
 import trainingSource from "../../src/linebyline/mine/training.py";
 import assembleSource from "../../src/linebyline/mine/assemble.py";
+import levelsSource from "../../src/linebyline/course/levels.py";
 import { CONTROL, type Batch, type TrainJob } from "./mine/protocol";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -99,6 +100,7 @@ async function init(message: { pyodideUrl: string; control: Int32Array; interrup
   loaded.FS.mkdirTree(`${HOME}/lib`);
   loaded.FS.writeFile(`${HOME}/lib/linebyline_training.py`, trainingSource);
   loaded.FS.writeFile(`${HOME}/lib/linebyline_assemble.py`, assembleSource);
+  loaded.FS.writeFile(`${HOME}/lib/linebyline_levels.py`, levelsSource); // assemble.py imports it
   loaded.setInterruptBuffer(message.interrupt);
   loaded.setStdout({ batched: output });
   loaded.setStderr({ batched: output });

@@ -105,7 +105,8 @@ scope.onmessage = async (event: MessageEvent) => {
     const text = message.type === "run"
       ? entries.run(message.source, message.filename, stopReason)
       : entries.check(message.job.lesson, message.job.source, message.job.checks, message.job.starter,
-                      message.job.filename, message.job.timeout, stopReason, message.job.reference);
+                      message.job.filename, message.job.timeout, stopReason, message.job.reference,
+                      message.job.ownStarter ?? "");
     const pythonMs = now() - started; // for the page's performance timeline (python.ts)
     flushOutput();
     if (job.cut) post({ type: "stderr", id: job.id, text: `\n[output cut: ${job.cut.toLocaleString("en")} more characters not shown]\n` });

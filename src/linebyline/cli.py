@@ -138,10 +138,20 @@ def cmd_start(args: argparse.Namespace) -> int:
     if target.exists() and not args.force:
         raise UsageError(f"{target} already exists; it may hold your work, so it was left as it "
                          "is (use --force to replace it with the starter)")
-    text, origin = lesson.exercise.starter, "the starter"
+    level = _start_level(args, lesson)
+    starters = lesson.exercise.starters
+    text, origin = starters[level], "the starter"
+    if len(starters) > 1:
+        origin += f", TODOs {LEVEL_WORDS[level]}"
     draft = None if args.starter else _latest_draft(course, lesson)
-    if draft is not None and draft["draft"] != lesson.exercise.starter and _take_draft(args, draft):
+    if draft is not None and draft["draft"] not in starters.values() and _take_draft(args, draft):
         text, origin = draft["draft"], "your latest draft"
+        if args.level and lesson.exercise.own_starter:
+            from .course.levels import switch_blocks
+
+            # Its TODO comments still as a starter had them, at the level asked for.
+            text = switch_blocks(text, lesson.exercise.level_pairs(), level)
+            origin += f", TODOs {LEVEL_WORDS[level]}"
     folder.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
     data = folder / "input.txt"
@@ -162,6 +172,22 @@ def cmd_start(args: argparse.Namespace) -> int:
                           ("check", "checks it once")):
         print(f"  {f'linebyline {command} {lesson.number}{named}':<{34 + len(named)}} {what}")
     return 0
+
+
+LEVEL_WORDS = {"guided": "guided", "own": "on my own"}
+
+
+def _start_level(args: argparse.Namespace, lesson: Lesson) -> str:
+    """The level of the TODO comments to write: --level, else `linebyline config level`; guided
+    for a lesson that has no on-my-own TODOs yet (said when it was asked for)."""
+    from .terminal import preferences
+
+    level = args.level or preferences.get("level")
+    if level == "own" and not lesson.exercise.own_starter:
+        print(f"(Lesson {lesson.number} has no on-my-own TODOs yet: its TODOs are the guided "
+              "ones.)", file=sys.stderr)
+        return "guided"
+    return level
 
 
 def _latest_draft(course: Course, lesson: Lesson) -> dict | None:
@@ -191,6 +217,28 @@ def _take_draft(args: argparse.Namespace, draft: dict) -> bool:
         print("\n(No answer: writing the starter. `--draft` takes the draft without asking.)")
         return False
     return answer.strip().lower() in ("", "y", "yes")
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    from .terminal import preferences
+
+    try:
+        if args.name is None:
+            for name, (values, default, about) in preferences.SETTINGS.items():
+                print(f"{name} = {preferences.get(name)}    ({'|'.join(values)}, default "
+                      f"{default}: {about})")
+            return 0
+        if args.value is None:
+            print(preferences.get(args.name))
+            return 0
+        preferences.set_value(args.name, args.value)
+    except preferences.PreferenceError as error:
+        raise UsageError(str(error)) from None
+    print(f"{args.name} = {args.value}")
+    if args.name == "level":
+        print(f"`linebyline start` now writes the TODO comments "
+              f"{preferences.LEVEL_NAMES[args.value]} (`--level` picks the other for one lesson).")
+    return 0
 
 
 def cmd_login(args: argparse.Namespace) -> int:
@@ -709,7 +757,10 @@ def build_parser() -> argparse.ArgumentParser:
         "into a folder of its own (microgpt/2.3-loss-as-surprise/ here, or DIR), to edit in your "
         "own editor: `python loss.py` runs there as it is, and lessons never collide. An "
         "existing file is never overwritten unless you say --force. When you have a draft of the "
-        "lesson (checked here, or signed in: from the browser) it is offered instead.")
+        "lesson (checked here, or signed in: from the browser) it is offered instead. Its TODO "
+        "comments are guided (how to write each line) or, with --level own or `linebyline config "
+        "level own`, on my own (only what the lines must achieve, and which check proves it); the "
+        "code, the checks and their messages are the same.")
     start.add_argument("lesson", help="lesson number, e.g. 2.3")
     start.add_argument("dir", nargs="?",
                        help="the lesson's folder (default: COURSE/NUMBER-NAME, under this one)")
@@ -719,7 +770,23 @@ def build_parser() -> argparse.ArgumentParser:
                        help="write your latest draft without asking")
     which.add_argument("--starter", action="store_true",
                        help="write the starter even if you have a draft")
+    start.add_argument("--level", choices=("guided", "own"),
+                       help="the TODO comments: guided (how to write each line) or own (on my "
+                       "own: only what the lines must achieve, and which check proves it); "
+                       "default: `linebyline config level`, else guided. With a draft, rewrites "
+                       "the TODO comments it still has as a starter had them")
     start.set_defaults(run=cmd_start)
+
+    config = commands.add_parser(
+        "config", help="show or change the terminal's settings (the TODO level of `start`)",
+        description="Show the terminal's settings, or change one: `linebyline config level own` "
+        "makes `start` write the on-my-own TODO comments (only what the lines must achieve, and "
+        "which check proves it) instead of the guided ones (how to write each line); checks "
+        "and messages are the same at both levels. Kept in your config folder "
+        "($LINEBYLINE_CONFIG_DIR, else $XDG_CONFIG_HOME/linebyline or ~/.config/linebyline).")
+    config.add_argument("name", nargs="?", help="a setting: level")
+    config.add_argument("value", nargs="?", help="its new value: for level, guided or own")
+    config.set_defaults(run=cmd_config)
 
     for name, about, description, run in (
             ("show", "the lesson to read: its lead and explanation, paged",
@@ -820,8 +887,9 @@ def build_parser() -> argparse.ArgumentParser:
     lint = commands.add_parser(
         "lint", help="prove every lesson of a course (for authors)",
         description="Load and validate the course; prove every exercise both ways (the solution "
-        "passes, the untouched starter does not), that every known mistake produces exactly its "
-        "message, compute every prediction, and report the program lines no lesson teaches yet.")
+        "passes, the untouched starter does not, at both levels of TODO comments where the "
+        "lesson has `on_my_own`), that every known mistake produces exactly its message, compute "
+        "every prediction, and report the program lines no lesson teaches yet.")
     lint.add_argument("course_arg", nargs="?", metavar="COURSE",
                       help="course folder or name (default: microgpt)")
     lint.add_argument("--require-full-coverage", action="store_true",
@@ -830,7 +898,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="prove only this lesson (repeat for more); the course still loads whole")
     lint.add_argument("--strict", action="store_true",
                       help="fail when a lesson falls short of the lesson standard (shuffle-proof "
-                      "choices, expected wrong numbers, no fix handed over in a message, ...)")
+                      "choices, expected wrong numbers, no fix handed over in a message, no answer "
+                      "spelled out in an on-my-own TODO, ...)")
     lint.set_defaults(run=cmd_lint)
 
     assemble = commands.add_parser(

@@ -13,18 +13,27 @@ or game a learner:
 - a Python name with underscores written outside backticks (`__init__` would show as a bold
   "init");
 - an answer one copy away: a line a Build asks for that already stands, as code, in the starter
-  of an earlier lesson, or in its own starter's comments (``answer_leaks``).
+  of an earlier lesson, or in its own starter's comments (``answer_leaks``);
+- an on-my-own TODO (`on_my_own:`) that spells out its answer: every name of one of the block's
+  answer lines (at least two), in the line's order (``spelled_out``). A lesson without
+  `on_my_own` is counted in a note until OWN_LEVEL_REQUIRED makes it a shortfall.
 
 The rules are documented in docs/authoring.md ("The lesson standard").
 """
 from __future__ import annotations
 
+import builtins
+import difflib
+import io
+import keyword
 import re
+import tokenize
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from .computed import Computed
 from .course import Course, Lesson, Module, Question
+from .course.levels import todo_blocks
 from .course.prose import fact_names, lesson_references, underscore_emphasis
 
 # A right choice this much longer than every other (and by this many characters) is a tell.
@@ -203,8 +212,88 @@ def lesson_problems(course: Course, lesson: Lesson, computed: Computed) -> list[
     """Every way ``lesson`` falls short of the standard."""
     return (quiz_problems(lesson.quiz, str(lesson.path / "lesson.yaml"))
             + mistake_problems(lesson) + lead_problems(course, lesson)
-            + reference_problems(course, lesson, computed)
+            + reference_problems(course, lesson, computed) + own_level_problems(lesson)
             + answer_shown_problems(lesson, computed))
+
+
+# --- the on-my-own level ----------------------------------------------------------------------
+# True once every lesson has its `on_my_own` texts: a lesson without them then falls short of the
+# standard (fails `lint --strict`). Until then lint counts them in a note.
+OWN_LEVEL_REQUIRED = False
+# Names that say nothing of an answer: Python's keywords and builtins (`range`, `len`, `sum`).
+COMMON_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
+WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def line_names(line: str) -> list[str]:
+    """The Python names of one line of code, in order, each once, without keywords and
+    builtins: `child.grad += local_grad * node.grad` -> child, grad, local_grad, node."""
+    names: list[str] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(line.strip() + "\n").readline):
+            if token.type == tokenize.NAME and token.string not in COMMON_NAMES \
+                    and token.string not in names:
+                names.append(token.string)
+    except (tokenize.TokenError, SyntaxError):  # a line that opens a bracket it does not close
+        pass
+    return names
+
+
+def block_answers(lesson: Lesson) -> list[list[str]]:
+    """For each TODO block of the starter, the solution's code lines that go there: the lines
+    the code-along types in place of the block, else those the starter -> solution diff puts
+    at it."""
+    exercise = lesson.exercise
+    starter, solution = exercise.starter.split("\n"), exercise.solution.split("\n")
+    ops = difflib.SequenceMatcher(None, starter, solution, autojunk=False).get_opcodes()
+    answers = []
+    for block in todo_blocks(exercise.starter):
+        typed = [line for chapter in exercise.codealong if block.lines[0] in chapter.find.split("\n")
+                 for line in chapter.type.split("\n")]
+        if not typed:
+            typed = [solution[j] for tag, i1, i2, j1, j2 in ops
+                     if tag != "equal" and i1 <= block.end and block.start <= i2
+                     for j in range(j1, j2)]
+        answers.append([line.strip() for line in typed
+                        if line.strip() and not line.strip().startswith("#")])
+    return answers
+
+
+def spelled_out(text: str, answer: str) -> list[str]:
+    """The names of ``answer`` when the text holds every one of them (at least two) in the
+    line's order, else []."""
+    names = line_names(answer)
+    if len(names) < 2:
+        return []
+    words = iter(WORD.findall(text))
+    return names if all(name in words for name in names) else []
+
+
+def own_level_problems(lesson: Lesson) -> list[str]:
+    """On-my-own TODOs that hand over an answer line; a lesson without them, once required."""
+    exercise = lesson.exercise
+    where = lesson.path / "lesson.yaml"
+    if not exercise.on_my_own:
+        if OWN_LEVEL_REQUIRED:
+            return [f"{where}: the Build has no `on_my_own` TODO texts (the on-my-own level)"]
+        return []
+    problems = []
+    for index, (text, answers) in enumerate(zip(exercise.on_my_own, block_answers(lesson))):
+        line = exercise.on_my_own_lines[index] if index < len(exercise.on_my_own_lines) else 0
+        for answer in answers:
+            names = spelled_out(text, answer)
+            if names:
+                problems.append(
+                    f"{where}:{line}: on_my_own entry {index + 1} spells out its answer "
+                    f"`{answer}` ({', '.join(names)}, in that order): say what the lines must "
+                    "achieve and which check proves it, not the names that write them")
+    return problems
+
+
+def without_own_level(course: Course) -> list[str]:
+    """The lessons whose Build has no `on_my_own` texts yet."""
+    return [lesson.number for lesson in course.lessons()
+            if lesson.exercise is not None and not lesson.exercise.on_my_own]
 
 
 # Lines this short (`pass`, `return x`, `i += 1`) are too common to give an answer away.

@@ -117,6 +117,7 @@ def lint_course(course: Course, require_full_coverage: bool = False,
                             f"questions, more than {lesson_standard.LONGEST_SHARE:.0%}: length "
                             "gives answers away")
         notes.extend(_answer_leak_notes(course))
+        notes.extend(own_level_notes(course))
     return CourseReport(course, reports, problems, uncovered, notes, standard, strict)
 
 
@@ -132,6 +133,16 @@ def _answer_leak_notes(course: Course) -> list[str]:
 
 
 
+def own_level_notes(course: Course) -> list[str]:
+    """How many lessons have no on-my-own TODO texts yet: a note until
+    lesson_standard.OWN_LEVEL_REQUIRED makes each of them a shortfall."""
+    missing = lesson_standard.without_own_level(course)
+    if not missing or lesson_standard.OWN_LEVEL_REQUIRED:
+        return []
+    return [f"on my own: {len(missing)} of {sum(1 for _ in course.lessons())} lessons have no "
+            "`on_my_own` TODO texts yet (the level is not offered there)"]
+
+
 def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
     report = LessonReport(lesson)
     exercise = lesson.exercise
@@ -145,10 +156,12 @@ def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
     if not failing:
         report.notes.append(f"solution passes all {plural(len(solution.checks), 'check')}")
 
-    untouched = check_source(lesson, exercise.starter)
-    if untouched.status != "not-attempted":
-        report.problems.append(f"{lesson.path / 'starter.py'}: the untouched starter should be "
-                               f"not-attempted, but is {untouched.status}")
+    for level, starter in exercise.starters.items():
+        untouched = check_source(lesson, starter)
+        if untouched.status != "not-attempted":
+            which = "starter" if level == "guided" else "on-my-own starter (`on_my_own`)"
+            report.problems.append(f"{lesson.path / 'starter.py'}: the untouched {which} should "
+                                   f"be not-attempted, but is {untouched.status}")
     edited = check_source(lesson, exercise.starter, untouched_is_not_attempted=False)
     if edited.status == "pass":
         report.problems.append(f"{lesson.path / 'starter.py'}: the starter passes every check "
@@ -180,6 +193,10 @@ def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
         messages[mistake.message] = mistake.name
     if exercise.mistakes:
         report.notes.append(f"{len(exercise.mistakes)} known mistakes checked")
+
+    if exercise.on_my_own:
+        report.notes.append(f"on my own: {len(exercise.on_my_own)} TODO texts, the untouched "
+                            "on-my-own starter not-attempted too")
 
     computed = compute_lesson(lesson)
     report.problems.extend(computed.problems)

@@ -23,6 +23,11 @@ so that the page does not offer the draft you continued from as a conflict.
 
 A document in version 1 (no times, no devices) is read as version 2: each draft becomes a version
 of its own pseudo-device, named after a hash of its text, at time 0 (older than anything timed).
+
+Beside its lessons a document may hold the learner's `settings` for the course, each a value
+with the time it was chosen (`{"todoLevel": {"value": "own", "at": ...}}`, the level of a Build's
+TODO comments): merged, the latest choice wins (then a fixed order, for a tie). A document
+without them reads as one with none; readers that predate them pass over the key.
 """
 from __future__ import annotations
 
@@ -45,6 +50,8 @@ LESSON_NUMBER = re.compile(r"^\d{1,3}\.\d{1,3}$")
 QUIZ_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")
 DEVICE = re.compile(r"^[A-Za-z0-9_.:~-]{1,64}$")
 COURSE = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")
+# The settings a document may hold, with the values each may take.
+SETTINGS = {"todoLevel": ("guided", "own")}
 
 Lesson = dict[str, Any]
 Lessons = dict[str, Lesson]
@@ -248,6 +255,26 @@ def _read_version(item: Any, where: str) -> dict[str, Any]:
     return {"draft": draft, "at": at, "device": device, "base": dict(base)}
 
 
+def read_settings(value: Any) -> dict[str, dict[str, Any]]:
+    """A document's settings ({} without any): each known, with a value it may take and the
+    time it was chosen; anything else is refused with a ProgressError naming it."""
+    if not isinstance(value, dict) or "settings" not in value:
+        return {}
+    settings = value["settings"]
+    if not isinstance(settings, dict):
+        raise ProgressError('"settings" must be an object of settings by name')
+    read = {}
+    for name, entry in settings.items():
+        if name not in SETTINGS:
+            raise ProgressError(f'"settings" has a setting it cannot have: "{str(name)[:40]}"')
+        if not isinstance(entry, dict) or set(entry) != {"value", "at"}:
+            raise ProgressError(f"setting {name} must be an object with value and at")
+        if not isinstance(entry["value"], str) or entry["value"] not in SETTINGS[name]:
+            raise ProgressError(f"setting {name} must be one of {', '.join(SETTINGS[name])}")
+        read[name] = {"value": entry["value"], "at": _time(entry["at"], f"setting {name}: at")}
+    return read
+
+
 # --- the merge ----------------------------------------------------------------------------------
 
 def _text_key(text: str) -> bytes:
@@ -338,6 +365,21 @@ def merge(ours: Lessons, theirs: Lessons) -> Lessons:
     return merged
 
 
-def document(course: str, lessons: Lessons) -> dict[str, Any]:
-    """A version-2 progress document, the form the API answers with and the browser exports."""
-    return {"format": FORMAT, "version": VERSION, "course": course, "lessons": lessons}
+def merge_settings(ours: dict[str, dict[str, Any]],
+                   theirs: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per setting, the latest choice (then the greater value, so that a tie has one answer)."""
+    merged = {}
+    for name in sorted(set(ours) | set(theirs)):
+        choices = [entry for entry in (ours.get(name), theirs.get(name)) if entry]
+        merged[name] = dict(max(choices, key=lambda c: (c["at"], _text_key(c["value"]))))
+    return merged
+
+
+def document(course: str, lessons: Lessons,
+             settings: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A version-2 progress document, the form the API answers with and the browser exports;
+    `settings` only when there are any."""
+    made = {"format": FORMAT, "version": VERSION, "course": course, "lessons": lessons}
+    if settings:
+        made["settings"] = settings
+    return made

@@ -219,3 +219,33 @@ def test_the_openapi_description_names_what_the_endpoints_do(client):
     limits = described["components"]["schemas"]["LessonV2"]["properties"]
     assert limits["draft"]["maxLength"] == pm.MAX_DRAFT
     assert limits["earlier"]["maxItems"] == pm.MAX_EARLIER
+
+
+def test_a_setting_chosen_on_one_device_reaches_the_others_and_the_latest_wins(ada):
+    laptop, phone = signed_in(ada), signed_in(ada)
+    plain = post(laptop, document({}))
+    assert "settings" not in plain.json()  # none chosen: the document as it always was
+    chosen = post(laptop, {**document({}), "settings": {"todoLevel": {"value": "own", "at": 10}}})
+    assert chosen.json()["settings"] == {"todoLevel": {"value": "own", "at": 10}}
+    # An older choice from another device does not undo it; a document without settings keeps it.
+    older = post(phone, {**document({}), "settings": {"todoLevel": {"value": "guided", "at": 5}}})
+    assert older.json()["settings"]["todoLevel"]["value"] == "own"
+    assert post(phone, document({})).json()["settings"]["todoLevel"]["value"] == "own"
+    newer = post(phone, {**document({}), "settings": {"todoLevel": {"value": "guided", "at": 20}}})
+    assert newer.json()["settings"] == {"todoLevel": {"value": "guided", "at": 20}}
+    assert laptop.get(API, {"course": "microgpt"}).json()["settings"] == \
+        {"todoLevel": {"value": "guided", "at": 20}}
+    stored = ProgressDocument.objects.get(user=ada)
+    assert json.loads(stored.settings) == {"todoLevel": {"value": "guided", "at": 20}}
+    # "Everything the server keeps about the learner" includes it.
+    mine = json.loads(laptop.get("/accounts/data.json").content)
+    assert mine["progress"][0]["settings"] == {"todoLevel": {"value": "guided", "at": 20}}
+
+
+def test_a_bad_setting_is_refused_and_nothing_is_stored(ada):
+    answer = post(signed_in(ada), {**document({"7.4": {"status": "done"}}),
+                                   "settings": {"todoLevel": {"value": "alone", "at": 1}}})
+    assert answer.status_code == 400
+    assert answer.json()["error"] == ("not a progress document: setting todoLevel must be one "
+                                      "of guided, own")
+    assert not ProgressDocument.objects.filter(user=ada).exists()

@@ -94,7 +94,8 @@ def progress(request: HttpRequest) -> HttpResponse:
         course, error = _served_course(request.GET.get("course"))
         if error:
             return error
-        return answer(pm.document(course, store.load(request.api_user, course, lesson_numbers())))
+        return answer(pm.document(course, store.load(request.api_user, course, lesson_numbers()),
+                                  store.load_settings(request.api_user, course)))
     if _limited(request):
         return problem(429, "too many progress updates at once; wait a minute and try again",
                        Retry_After="60")
@@ -114,6 +115,7 @@ def progress(request: HttpRequest) -> HttpResponse:
         return problem(400, "the body is not JSON (UTF-8)")
     try:
         slug, lessons = pm.read_document(value)
+        settings = pm.read_settings(value)
     except pm.ProgressError as error:
         return problem(400, f"not a progress document: {error}")
     course, error = _served_course(slug)
@@ -128,12 +130,12 @@ def progress(request: HttpRequest) -> HttpResponse:
                              f'"{course}" on this server; nothing was stored',
                              "unknown": store.by_number(unknown)}, status=400)
     try:
-        merged = store.merge_into(request.api_user, course, lessons, known)
+        merged = store.merge_into(request.api_user, course, lessons, known, settings)
     except store.TooLarge as too_large:
         return problem(413, f"{too_large}; nothing was changed")
     except store.Busy:
         return problem(503, "the server is busy; try again in a moment", Retry_After="2")
-    return answer(pm.document(course, merged))
+    return answer(pm.document(course, merged, store.load_settings(request.api_user, course)))
 
 
 def _shown_messages(request: HttpRequest) -> list[str]:

@@ -12,7 +12,8 @@ MAX_TOKENS = 20  # per account: a terminal on each machine, with room to spare
 
 
 class ProgressDocument(models.Model):
-    """A learner's progress in one course: the lessons of a version-2 progress document.
+    """A learner's progress in one course: the lessons and settings of a version-2 progress
+    document.
 
     Kept as JSON text, not a JSON column: a draft may hold any character (even NUL, which
     PostgreSQL's jsonb refuses), and the server only ever reads and writes it whole. `revision`
@@ -22,6 +23,8 @@ class ProgressDocument(models.Model):
                              related_name="progress_documents")
     course = models.SlugField(max_length=60)
     lessons = models.TextField(default="{}")
+    # The learner's settings for the course (progress_merge.read_settings), as JSON text.
+    settings = models.TextField(default="{}")
     revision = models.PositiveBigIntegerField(default=0)
     updated = models.DateTimeField(auto_now=True)
 

@@ -65,6 +65,15 @@ def _document(version: int) -> dict[str, Any]:
             "lessons": {"type": "object", "maxProperties": pm.MAX_LESSONS,
                         "propertyNames": {"pattern": pm.LESSON_NUMBER.pattern},
                         "additionalProperties": {"$ref": f"#/components/schemas/LessonV{version}"}},
+            "settings": {"type": "object", "additionalProperties": False,
+                         "properties": {name: {
+                             "type": "object", "required": ["value", "at"],
+                             "additionalProperties": False,
+                             "properties": {"value": {"enum": list(values)}, "at": TIME}}
+                             for name, values in pm.SETTINGS.items()},
+                         "description": "the learner's settings for the course, each with the "
+                         "time it was chosen (merged: the latest); todoLevel is the level of "
+                         "the Build's TODO comments"},
         },
     }
 

@@ -80,16 +80,34 @@ def load(user, course: str, known: Collection[str]) -> pm.Lessons:
     return {number: lesson for number, lesson in lessons.items() if number in known}
 
 
-def merge_into(user, course: str, incoming: pm.Lessons, known: Collection[str]) -> pm.Lessons:
+def load_settings(user, course: str) -> dict:
+    """The account's settings for the course ({} when none were chosen)."""
+    found = ProgressDocument.objects.filter(user=user, course=course).first()
+    return _stored_settings(found)
+
+
+def _stored_settings(stored: ProgressDocument | None) -> dict:
+    if stored is None:
+        return {}
+    try:
+        return pm.read_settings({"settings": json.loads(stored.settings or "{}")})
+    except (ValueError, pm.ProgressError):  # a setting this version no longer knows: not kept
+        return {}
+
+
+def merge_into(user, course: str, incoming: pm.Lessons, known: Collection[str],
+               settings: dict | None = None) -> pm.Lessons:
     """Merge `incoming` (lessons of the course only: the caller checked) into the stored progress
-    and return the result. Stored lessons the course no longer has are set aside on the way.
+    and return the result; `settings` (read by progress_merge.read_settings) are merged into the
+    stored ones in the same write (load_settings reads them). Stored lessons the course no
+    longer has are set aside on the way.
 
     Optimistic: read, merge, then write only if nobody wrote in between (the revision is
     unchanged), else start again from what they wrote. The merge is a join, so trying again loses
     nothing, and no lock is held while merging."""
     for attempt in range(ATTEMPTS):
         try:
-            merged = _merge_once(user, course, incoming, known)
+            merged = _merge_once(user, course, incoming, known, settings or {})
         except OperationalError as error:
             if "locked" not in str(error):
                 raise
@@ -100,16 +118,17 @@ def merge_into(user, course: str, incoming: pm.Lessons, known: Collection[str]) 
     raise Busy("the progress store is busy")
 
 
-def _merge_once(user, course: str, incoming: pm.Lessons,
-                known: Collection[str]) -> pm.Lessons | None:
+def _merge_once(user, course: str, incoming: pm.Lessons, known: Collection[str],
+                settings: dict) -> pm.Lessons | None:
     """One try: the merged lessons, or None when another request wrote first."""
     stored = ProgressDocument.objects.filter(user=user, course=course).first()
     if stored is None:
         merged = pm.merge({}, incoming)
         try:
             with transaction.atomic():
-                ProgressDocument.objects.create(user=user, course=course, lessons=_text(merged),
-                                                revision=1)
+                ProgressDocument.objects.create(
+                    user=user, course=course, lessons=_text(merged),
+                    settings=_settings_text(pm.merge_settings({}, settings)), revision=1)
         except IntegrityError:  # another request created it first: merge into theirs
             return None
         return merged
@@ -118,15 +137,20 @@ def _merge_once(user, course: str, incoming: pm.Lessons,
         kept, aside, reason = sort_out(kept, known)
     merged = pm.merge(kept, incoming)
     text = _text(merged)
-    if text == stored.lessons:
+    settings_text = _settings_text(pm.merge_settings(_stored_settings(stored), settings))
+    if text == stored.lessons and settings_text == (stored.settings or "{}"):
         return merged
     with transaction.atomic():
         written = ProgressDocument.objects.filter(pk=stored.pk, revision=stored.revision).update(
-            lessons=text, revision=stored.revision + 1)
+            lessons=text, settings=settings_text, revision=stored.revision + 1)
         if written and aside:
             SetAsideProgress.objects.create(user=user, course=course, reason=reason,
                                             lessons=json.dumps(aside, ensure_ascii=False))
     return merged if written else None
+
+
+def _settings_text(settings: dict) -> str:
+    return json.dumps(settings, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 def _text(lessons: pm.Lessons) -> str:

@@ -127,7 +127,9 @@ def my_data(request: HttpRequest) -> HttpResponse:
                     "joined": _iso(user.date_joined),
                     "last_sign_in": _iso(user.last_login)},
         "progress": [{"format": "linebyline-progress", "version": 2, "course": doc.course,
-                      "updated": _iso(doc.updated), "lessons": json.loads(doc.lessons)}
+                      "updated": _iso(doc.updated), "lessons": json.loads(doc.lessons),
+                      **({"settings": json.loads(doc.settings)}
+                         if doc.settings and doc.settings != "{}" else {})}
                      for doc in ProgressDocument.objects.filter(user=user).order_by("course")],
         "progress_set_aside": [_set_aside_document(part) for part in user.progress_set_aside.all()],
         "feedback": [{"course": f.course, "lesson": f.lesson, "clear": f.clear,

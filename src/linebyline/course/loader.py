@@ -14,6 +14,7 @@ from ..runtime import collect_checks
 from . import yamlfile
 from .errors import CourseError, CourseErrors
 from .fields import Fields
+from .levels import own_starter, todo_blocks
 from .library import library_sources
 from .model import (
     Chapter,
@@ -303,7 +304,8 @@ def _exercise(fields: Fields, folder: Path) -> Exercise | None:
     build = fields.mapping("build")
     if build is None:
         return None
-    build.only("file", "starter", "solution", "checks", "mistakes", "hints", "codealong")
+    build.only("file", "starter", "solution", "checks", "mistakes", "hints", "codealong",
+               "on_my_own")
     texts = {}
     for key in ("starter", "solution", "checks"):
         name = build.get(key, str)
@@ -334,9 +336,39 @@ def _exercise(fields: Fields, folder: Path) -> Exercise | None:
     mistakes = tuple(_mistake(entry, solution, check_names)
                      for entry in build.items("mistakes", "mistake"))
     codealong = _codealong(build, starter, solution)
+    own, own_lines = _on_my_own(build, starter)
     return Exercise(filename or "", starter, solution, checks_source, checks_path, check_names,
                     mistakes, tuple(str(hint) for hint in hints), codealong,
-                    library_sources(folder.parent.parent))
+                    library_sources(folder.parent.parent), own, own_starter(starter, own),
+                    own_lines)
+
+
+def _on_my_own(build: Fields, starter: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """`on_my_own`: one text per TODO block of the starter, in order (levels.py), each starting
+    with TODO as the block it replaces does."""
+    entries = build.get("on_my_own", list, None)
+    if entries is None:
+        return (), ()
+    texts, lines = [], []
+    for index, text in enumerate(entries):
+        line = entries.line_of(index)
+        if not isinstance(text, str) or not text.strip():
+            build.error(f"on_my_own entry {index + 1} must be text", line=line)
+            continue
+        if not text.strip().startswith("TODO"):
+            build.error(f"on_my_own entry {index + 1} must start with TODO, as the starter's "
+                        "block it replaces does", line=line)
+        texts.append(" ".join(text.split()))
+        lines.append(line)
+    blocks = todo_blocks(starter)
+    if starter and len(entries) != len(blocks):
+        first = ", ".join(f"line {block.start + 1}" for block in blocks) or "none"
+        build.error(f"on_my_own has {len(entries)} entries, but the starter has {len(blocks)} "
+                    f"TODO blocks ({first}): give one text per block, in order", "on_my_own")
+        return (), ()
+    if len(texts) != len(entries):
+        return (), ()
+    return tuple(texts), tuple(lines)
 
 
 def _traceback_line(error: BaseException, filename: str) -> int | None:

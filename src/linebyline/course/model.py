@@ -50,6 +50,22 @@ class Exercise:
     codealong: tuple[Chapter, ...]
     # The course's modules the code may import ({"given/train3.py": source}), see library.py.
     library: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    # The on-my-own level (levels.py): one text per TODO block of the starter, and the starter
+    # with those texts in place of the blocks; () and "" for a lesson without `on_my_own`.
+    on_my_own: tuple[str, ...] = ()
+    own_starter: str = ""
+    on_my_own_lines: tuple[int, ...] = field(default=(), compare=False)  # in lesson.yaml
+
+    @property
+    def starters(self) -> dict[str, str]:
+        """{"guided": starter, "own": on-my-own starter}, the second only when the lesson has it."""
+        return {"guided": self.starter, **({"own": self.own_starter} if self.own_starter else {})}
+
+    def level_pairs(self) -> list[tuple[str, str]]:
+        """Each TODO block as (guided lines, on-my-own lines); [] without `on_my_own`."""
+        from .levels import level_pairs
+
+        return level_pairs(self.starter, self.on_my_own)
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,11 @@ from functools import cached_property
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+try:
+    from ..course.levels import switch_blocks
+except ImportError:  # in the browser's Python this file runs alone, with levels.py beside it
+    from linebyline_levels import switch_blocks  # type: ignore[no-redef]
+
 if TYPE_CHECKING:  # only the types: in the browser this file runs without the course package
     from ..course import Course, Lesson
 
@@ -304,6 +309,10 @@ class Plan:
 
     def __init__(self, lesson: Lesson) -> None:
         self.lesson = lesson
+        # Each TODO block at both levels (guided, on my own): a draft started from the on-my-own
+        # starter is read as the guided one it equals but for those comments.
+        pairs = getattr(lesson.exercise, "level_pairs", None)
+        self.levels = list(pairs()) if callable(pairs) else []
         self.starter = _without_demo(_clean(lesson.exercise.starter))
         self.solution = _without_demo(_clean(lesson.exercise.solution))
         self.solution_read = _read_lines(self.solution)
@@ -422,6 +431,8 @@ class Plan:
         if len(draft) > MAX_DRAFT_CHARS or len(lines) > MAX_DRAFT_LINES:
             return (f"your saved code is {len(lines):,} lines long, far longer than the lesson's "
                     "file, so it was not placed")
+        if self.levels:  # on-my-own TODO blocks still there read as the guided ones
+            lines = _clean(switch_blocks("\n".join(lines), self.levels, "guided"))
         lines = _without_demo(lines)
         ops = _ops(self.starter, lines)
         theirs = _read_lines(lines)
@@ -955,7 +966,8 @@ def plain_course(course: Course) -> dict[str, Any]:
         "program": course.program_name,
         "modules": [module.script for module in course.modules],
         "lessons": [{"number": lesson.number, "title": lesson.title,
-                     "starter": lesson.exercise.starter, "solution": lesson.exercise.solution}
+                     "starter": lesson.exercise.starter, "solution": lesson.exercise.solution,
+                     "levels": [list(pair) for pair in lesson.exercise.level_pairs()]}
                     for lesson in course.lessons()],
         "scripts": {name: (course.path / name).read_text(encoding="utf-8")
                     for name in sorted({m.script for m in course.modules} | {course.program_name})},
@@ -972,6 +984,10 @@ class _Texts:
         return SimpleNamespace(read_text=lambda encoding="utf-8": self.texts[name])
 
 
+def _constant(value: Any) -> Any:
+    return lambda: value
+
+
 class PlainCourse:
     """A course read back from `plain_course`'s data, with what Assembler asks of a Course."""
 
@@ -980,7 +996,8 @@ class PlainCourse:
         self.modules = [SimpleNamespace(script=script) for script in data["modules"]]
         self._lessons = [SimpleNamespace(
             number=item["number"], title=item["title"],
-            exercise=SimpleNamespace(starter=item["starter"], solution=item["solution"]))
+            exercise=SimpleNamespace(starter=item["starter"], solution=item["solution"],
+                                     level_pairs=_constant(item.get("levels") or [])))
             for item in data["lessons"]]
         self.path = _Texts(data["scripts"])
 

@@ -57,11 +57,15 @@ def _entries(evaluate_json=seal.evaluate_json, to_json=seal.to_json, run_program
         return to_json({"status": outcome.status, "line": outcome.line})
 
     def check(lesson: str, source: str, checks: str, starter: str, filename: str,
-              timeout: float, stop_reason: Callable[[], object], reference: str = "") -> str:
-        """Run a lesson's checks; return the result as JSON, exactly as the CLI's --json prints it."""
+              timeout: float, stop_reason: Callable[[], object], reference: str = "",
+              own_starter: str = "") -> str:
+        """Run a lesson's checks; return the result as JSON, exactly as the CLI's --json prints it.
+        A file equal to ``starter`` or to ``own_starter`` (the on-my-own level's, when the lesson
+        has one) is not attempted."""
         try:
             return evaluate_json(
-                source, checks, lesson=lesson, starter=starter, filename=filename,
+                source, checks, lesson=lesson,
+                starter=[starter, own_starter] if own_starter else starter, filename=filename,
                 time_limit=f"the {timeout:g} s time limit", memory_limit="the memory available",
                 stop_reason=reason_of(stop_reason), reference=reference or None,
                 library=library)

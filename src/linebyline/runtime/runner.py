@@ -20,7 +20,7 @@ import builtins
 import errno
 import io
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import CodeType, MappingProxyType, TracebackType
 from typing import Any
 
@@ -383,8 +383,13 @@ def _normalise(source: str) -> str:
     return "\n".join(lines).strip("\n")
 
 
-def is_untouched(source: str, starter: str) -> bool:
-    return _normalise(source) == _normalise(starter)
+def is_untouched(source: str, starter: str | Sequence[str]) -> bool:
+    """Whether ``source`` is still a starter: ``starter``, or any of several (a lesson's guided
+    and on-my-own starters, which differ in their TODO comments only), line ends and trailing
+    spaces aside."""
+    starters = (starter,) if isinstance(starter, str) else starter
+    mine = _normalise(source)
+    return any(mine == _normalise(each) for each in starters if isinstance(each, str))
 
 
 def _learner_line(tb: TracebackType | None, filename: str) -> int | None:
@@ -568,7 +573,8 @@ def _crash_entries(checks: list[tuple[str, Any]], view: LearnerCode, crash: str,
     return entries
 
 
-def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str | None = None,
+def evaluate(source: str, checks_source: str, *, lesson: str = "",
+             starter: str | Sequence[str] | None = None,
              filename: str = "your_code.py", checks_filename: str = "checks.py",
              time_limit: str = "the time limit", memory_limit: str = "the memory limit",
              stop_reason: Callable[[], str | None] = _no_reason, process_limit: str = "",
@@ -582,6 +588,8 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
     learner's file runs, ``("check", {"name"})`` before each check and ``("checked", {"name",
     "status", "message", "fix"})`` after it, so a caller in another process knows how far it
     got. ``checks_code`` is ``checks_source`` compiled, when the caller has it already.
+    ``starter`` is the lesson's starter, or a list of its starters (guided and on my own): a
+    file equal to one of them is ``not-attempted``; None checks even an untouched starter.
     ``reference`` is the lesson's solution, which checks may run and compare with
     (:func:`reference`, :mod:`.agree`). ``library`` holds the course's modules the code may
     import (:mod:`.library`), by path: ``{"given/train3.py": source, ...}``.
@@ -593,8 +601,8 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "", starter: str 
                          progress, checks_code, reference, modules)
 
 
-def _evaluate(source: str, checks_source: str, lesson: str, starter: str | None, filename: str,
-              checks_filename: str, limits: Limits,
+def _evaluate(source: str, checks_source: str, lesson: str, starter: str | Sequence[str] | None,
+              filename: str, checks_filename: str, limits: Limits,
               progress: Callable[[str, Mapping[str, str]], None], checks_code: CodeType | None,
               reference: str | None, modules: CourseModules) -> dict[str, Any]:
     out = _CappedText()
@@ -726,7 +734,7 @@ def run_checks(
     checks_source: str,
     *,
     lesson: str = "",
-    starter: str | None = None,
+    starter: str | Sequence[str] | None = None,
     filename: str = "your_code.py",
     checks_filename: str = "checks.py",
     limits: Limits | None = None,

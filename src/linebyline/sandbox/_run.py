@@ -325,13 +325,17 @@ def check_source(lesson: Lesson, source: str, *, timeout: float = DEFAULT_TIMEOU
     # The lesson's solution, which differential checks compare the learner's functions with.
     options.setdefault("reference", exercise.solution)
     options.setdefault("library", exercise.library)  # the course's modules a starter imports
+    starters = [exercise.starter] + ([exercise.own_starter] if getattr(exercise, "own_starter", "")
+                                     else [])
     job = {
         "lesson": lesson.number,
         "source": source,
         "filename": exercise.filename,
         "checks_source": exercise.checks_source,
         "checks_filename": str(exercise.checks_path),
-        "starter": exercise.starter if untouched_is_not_attempted else None,
+        # Untouched, the guided starter and the on-my-own one (when the lesson has it) are
+        # not attempted.
+        "starter": starters if untouched_is_not_attempted else None,
         "timeout": timeout,
         "memory_mb": memory_mb,
         "file_mb": FILE_MB,

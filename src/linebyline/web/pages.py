@@ -240,6 +240,11 @@ class CourseView:
             "codealong": [{"title": c.title, "caption": self.html(c.caption, lesson), "find": c.find,
                            "type": c.type} for c in exercise.codealong],
             "runtimeUrl": reverse("runtime") + f"?v={runtime_version()}",
+            # The on-my-own level of the TODO comments (course/levels.py), when the lesson has
+            # it: its starter, and each TODO block at both levels for the Build's switch.
+            "own": {"starter": exercise.own_starter,
+                    "blocks": [list(pair) for pair in exercise.level_pairs()]}
+            if exercise.own_starter else None,
         }
 
     def quiz_data(self, lesson: Lesson) -> list[dict[str, Any]]:
