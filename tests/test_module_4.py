@@ -31,11 +31,11 @@ from .conftest import replace
 COURSE = default_course_path()
 PLAN = yaml.safe_load((COURSE / "course.yaml").read_text("utf-8"))["modules"][3]
 LESSONS = {
-    "4.1": ("slopes", "slope-plot", [6, 13]),
-    "4.2": ("derivatives-by-nudging", "slope-plot", [6.1, 12.25, -26 / 27 / 5]),
-    "4.3": ("meet-log-and-exp", "slope-plot", [0.25, math.log(27), 27]),
+    "4.1": ("slopes", "slope-plot", [6, 28]),
+    "4.2": ("derivatives-by-nudging", "slope-plot", [6.1, 3.25, -26 / 27 / 4]),
+    "4.3": ("meet-log-and-exp", "slope-plot", [4, 5 * math.log(27), 27 ** 5]),
     "4.4": ("the-chain-rule", "slope-plot", [15, 42, 0.6]),
-    "4.5": ("many-paths-add-up", "paths-graph", [28, 13.5]),
+    "4.5": ("many-paths-add-up", "paths-graph", [44, 13.5]),
     "4.6": ("the-table-of-local-gradients", "rule-cards", [12, 2, -1 / 2 + 1 / 28]),
 }
 # What each lesson writes: lines of train1.py (unlocking nothing), or of microgpt.py's Value

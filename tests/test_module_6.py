@@ -176,15 +176,22 @@ def test_6_2_watch_numbers(in_folder):
     assert f"p(e) = {p_e:.4f}" in watch and f"= −{-dlogits[tokens[1]]:.4f}" in watch
     others = [d for i, d in enumerate(dlogits) if i != tokens[1]]
     assert all(round(d, 4) in (0.0073, 0.0074, 0.0075) for d in others)
-    assert computed("6.2").answers[0] == pytest.approx(dlogits[tokens[1]])
+    # the quiz asks the same first position for 'eve', whose loss averages 4 positions, not 5
+    assert computed("6.2").answers[0] == pytest.approx((p_e - 1) / 4)
 
 
 def test_6_3_tiny_example_matches_the_watch():
     answers = computed("6.3").answers
     watch = shown_text("6.3", lesson("6.3").watch)
     assert answers[0] == 1
-    assert f"**{answers[1]:.4f}**" in watch
-    assert f"{2 * answers[1]:.4f}, {answers[2]:.4f}" in watch
+    # the Watch reads token 0: logits [1, -1], p0 = sigmoid(2), dh[0] = 2 p0, wte[0] = [4 p0, p0]
+    p0 = 1 / (1 + math.exp(-2))
+    assert f"**{2 * p0:.4f}**" in watch
+    assert f"{4 * p0:.4f}, {p0:.4f}" in watch
+    # the quiz reads token 1: logits [4.25, 0.75], both units on, dh = [2 p0, p0], x[0] gets 5 p0
+    p0 = 1 / (1 + math.exp(-3.5))
+    assert answers[1] == pytest.approx(2 * p0) and answers[2] == pytest.approx(5 * p0)
+    assert f"{answers[1]:.4f}" not in watch and f"{answers[2]:.4f}" not in watch
 
 
 def test_6_4_texts_match_the_computed_check():
@@ -200,7 +207,7 @@ def test_6_4_texts_match_the_computed_check():
     big = next(v for v in data["variants"] if v["nudge"] == 1.0)
     big_worst = max(abs(r["numerical"] - r["analytic"]) for r in big["rows"])
     assert f"about {big_worst:.3f}." in shown_text("6.4", lesson("6.4").quiz[2].prompt)
-    assert computed("6.4").answers[0] == 30
+    assert computed("6.4").answers[0] == 2 * (16 + 16 + 64)  # every weight of the three last rows
 
 
 def test_6_4_train1_prints_the_difference_in_the_lead(in_folder):
