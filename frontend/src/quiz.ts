@@ -3,6 +3,7 @@
 // longest is no clue), the same on every reload and, signed in, on every device. A wrong number
 // that is a known slip gets that slip's feedback; any other gets a nudge that says how it is off;
 // two misses bring the worked answer.
+import { parseNumber } from "./numbers";
 import type { DeviceNotes } from "./device-notes";
 import { fnv1a32 } from "./merge";
 import type { Progress } from "./progress";
@@ -23,12 +24,6 @@ interface QuestionData {
 
 const MISSES_BEFORE_WORKED = 2;
 
-/** A typed number: accepts "−2" (a real minus sign), " 6 ", "1e-3", "0,5". */
-export function parseNumber(text: string): number | null {
-  const cleaned = text.trim().replace(/[\u2212\u2013]/g, "-").replace(",", ".");
-  if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(cleaned)) return null;
-  return Number(cleaned);
-}
 
 export function isClose(got: number, want: number, tolerance: number): boolean {
   return Math.abs(got - want) <= Math.max(tolerance, 1e-9 * Math.abs(want));

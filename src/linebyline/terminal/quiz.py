@@ -51,8 +51,13 @@ def seeded_order(count: int, seed: str) -> list[int]:
     return order
 
 
+# Commas between thousands, as the pages print numbers ("32,001"); any other comma is a decimal one.
+THOUSANDS = re.compile(r"^[-+]?\d{1,3}(,\d{3})+(\.\d*)?$")
+
+
 def parse_number(text: str) -> float | None:
-    cleaned = re.sub("[\u2212\u2013]", "-", text.strip()).replace(",", ".", 1)
+    cleaned = re.sub("[\u2212\u2013]", "-", text.strip())
+    cleaned = cleaned.replace(",", "") if THOUSANDS.match(cleaned) else cleaned.replace(",", ".", 1)
     return float(cleaned) if NUMBER.match(cleaned) else None
 
 
