@@ -18,8 +18,8 @@ print(f"vocab size: {vocab_size}")
 
 def encode(doc):
     """A name as the model reads it: BOS, the id of each of its characters, BOS."""
-    # TODO: replace [] with one list of ids: BOS, then the id of each character of doc (its
-    #       position in chars), then BOS again
+    # TODO: replace [] with doc as the model reads it: one flat list of ids, with a BOS at
+    #       each end and the id of every character between them
     tokens = []
     return tokens
 
@@ -28,7 +28,7 @@ def decode(tokens):
     """The ids between the two BOS markers, read back as a name."""
     name = []
     for token in tokens[1:-1]:
-        # TODO: add to name the character whose id is token
+        # TODO: name collects the character that token stands for
         pass
     return ''.join(name)
 

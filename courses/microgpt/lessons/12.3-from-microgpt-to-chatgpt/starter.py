@@ -17,7 +17,8 @@ def shapes(vocab_size, n_layer, n_embd, block_size):
     # TODO (five lines: the layer loop of microgpt.py, lines 94 to 98): for each of n_layer
     #       layers, four attention matrices (attn_wq, attn_wk, attn_wv, attn_wo), each
     #       n_embd × n_embd, then the MLP's two: mlp_fc1 from n_embd numbers to 4 × n_embd
-    #       hidden units, and mlp_fc2 back. Name each f'layer{layer}.<name>', as microgpt does.
+    #       hidden units, and mlp_fc2 back. Each layer's names are its own, as in microgpt
+    #       ('layer0.attn_wq', ...).
     return weights
 
 

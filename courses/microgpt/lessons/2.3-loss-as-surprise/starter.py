@@ -31,13 +31,11 @@ num_steps = 1000
 for step in range(num_steps):
     doc = docs[step % len(docs)]
     tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
-    # TODO (one line): n = the number of pairs to score in this name: one pair per token except
-    #   the last, but never more than block_size.
+    # TODO (one line): n = how many pairs of this name to score, but never more than block_size.
     losses = []
-    # TODO (two lines): for each position pos from 0 to n - 1, append to `losses` the surprise of
-    #   the pair (tokens[pos], tokens[pos + 1]): minus the natural log (math.log) of the
-    #   probability that probs gives the second token when the first is the current one.
-    # TODO (one line): replace the line below: loss = the mean of `losses` (their sum, times 1 / n).
+    # TODO (two lines): one surprise per pair scored, position by position, into `losses`:
+    #   minus the natural log of the probability that probs gave the token that came next.
+    # TODO (one line): replace the line below: loss = the mean surprise of this name.
     loss = 0.0
     print(f"step {step + 1:4d} / {num_steps} | loss {loss:.4f}")
 

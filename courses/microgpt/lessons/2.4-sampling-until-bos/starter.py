@@ -30,11 +30,10 @@ print("--- samples ---")
 for sample in range(20):
     token, name = BOS, []
     for pos in range(block_size):
-        # TODO (one line): draw the next token. random.choices(population, weights=...) picks one
-        #   item of the population at random (as a list of one), each with a chance that follows
-        #   its weight: draw one id from range(vocab_size), weighted by the row of the current token.
-        # TODO (two lines): if the token drawn is BOS, the name is finished: leave the loop.
-        # TODO (one line): otherwise, add the token's letter to `name`.
+        # TODO (one line): draw the next token at random (random.choices, from the Watch), each
+        #   id as likely as the current token's row says; the draw becomes the current token.
+        # TODO (two lines): a BOS drawn means the name is finished.
+        # TODO (one line): any other token gives `name` its next letter.
         pass
     print(f"sample {sample + 1:2d}: {''.join(name)}")
 

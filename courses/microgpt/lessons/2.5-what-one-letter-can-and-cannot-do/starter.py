@@ -29,13 +29,13 @@ counts = [[1] * vocab_size for _ in range(vocab_size)]  # start at 1: no pair is
 for doc in docs:
     tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
     for a, b in zip(tokens, tokens[1:]):
-        # TODO (one line): count the pair: add 1 to the cell in row a, column b (lesson 2.1).
+        # TODO (one line): count the pair (a, b) in the table (lesson 2.1).
         pass
 print(f"parameters: {sum(len(row) for row in counts)}")
 
 # each row becomes a probability distribution over the next token
-# TODO (one line): replace the placeholder below, which gives every token the same chance:
-#   each count divided by the total of its own row (lesson 2.2).
+# TODO (one line): replace the placeholder below, which gives every token the same chance,
+#   with the chances that the counts give (lesson 2.2).
 probs = [[1 / vocab_size] * vocab_size for _ in range(vocab_size)]
 
 # --- the loss: how surprised the table is by each name, -log p averaged over its pairs ---
@@ -46,8 +46,7 @@ for step in range(num_steps):
     n = pairs_to_score(tokens, block_size)  # one pair per token but the last, at most block_size
     losses = []
     for pos in range(n):
-        # TODO (one line): append the surprise of the pair (tokens[pos], tokens[pos + 1]),
-        #   minus the log of its probability (lesson 2.3).
+        # TODO (one line): the surprise of the pair at pos, into `losses` (lesson 2.3).
         pass
     loss = (1 / n) * sum(losses)
     print(f"step {step + 1:4d} / {num_steps} | loss {loss:.4f}")
