@@ -67,7 +67,8 @@ def in_folder(tmp_path, monkeypatch):
 def run(number, source):
     exercise = lesson(number).exercise
     return run_checks(source, exercise.checks_source, lesson=number, filename=exercise.filename,
-                      checks_filename=str(exercise.checks_path), reference=exercise.solution)
+                      checks_filename=str(exercise.checks_path), reference=exercise.solution,
+                      library=exercise.library)
 
 
 def statuses(result):
@@ -112,7 +113,7 @@ def test_untouched_starter_is_not_attempted_and_the_solution_passes(number, in_f
     exercise = lesson(number).exercise
     untouched = run_checks(exercise.starter, exercise.checks_source, lesson=number,
                            starter=exercise.starter, filename=exercise.filename,
-                           reference=exercise.solution)
+                           reference=exercise.solution, library=exercise.library)
     assert untouched.status == "not-attempted"
     solved = run(number, exercise.solution)
     assert solved.status == "pass", [(c.name, c.message) for c in solved.checks]
