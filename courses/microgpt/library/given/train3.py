@@ -60,13 +60,15 @@ def add_to_cache(keys, values, k, v):
 def attention_weights(q, keys):
     """How well q matches each key so far, divided by the root of the width, through softmax:
     one weight per position, adding up to 1."""
-    scores = [sum(qi * ki for qi, ki in zip(q, past_k)) / len(q) ** 0.5 for past_k in keys]
+    width = len(q)  # n_embd: q has one number per row of attn_wq
+    scores = [sum(qi * ki for qi, ki in zip(q, past_k)) / width ** 0.5 for past_k in keys]
     return softmax(scores)
 
 
 def attention_output(attn, values, residual, weights):
     """The blend of the values, weighted by attn, through attn_wo, plus the residual."""
-    x = [sum(a * past_v[i] for a, past_v in zip(attn, values)) for i in range(len(residual))]
+    width = len(values[0])  # n_embd, the size of every value
+    x = [sum(a * past_v[i] for a, past_v in zip(attn, values)) for i in range(width)]
     x = linear(x, weights['attn_wo'])
     return [a + b for a, b in zip(x, residual)]
 
