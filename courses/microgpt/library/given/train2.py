@@ -3,9 +3,10 @@
 You write every line of this module yourself, in its lesson: what a Value holds (7.2), softmax
 on Values (7.3), the local grads of * and ** and log, exp, relu (7.4), backward() (7.5),
 matrix(), the list of parameters and the SGD update (7.6), the MLP's hidden layer and logits
-(7.7). Three of train2's lines come back later, for you to write again: the learning rate's
-decay (10.5), the name each step reads (11.4), the vocabulary and the positions scored (12.2).
-A starter from before those lessons imports them from here, so that it runs without showing them.
+(7.7). Four small helpers hold lines of train2 that later lessons ask for: the learning rate's
+decay (10.5), the name each step reads (11.4), the vocabulary and the positions scored (12.2);
+and lesson 12.1 has you write backward()'s chain rule again. A starter from before those lessons
+imports them from here, so that it runs without showing them.
 
 Importing this module does nothing: it defines functions and a class. The random numbers
 matrix() draws come from the `random` module the starter seeded, in the order it calls them.
