@@ -365,7 +365,7 @@ MODULE_7 = [f"7.{i}" for i in range(1, 8)]
 # One other correct spelling per lesson, as a learner who wrote their own would bring.
 MODULE_7_OTHERS = {"7.1": "alt_named_target.py", "7.2": "alt_list_and_float.py",
                    "7.3": "alt_loop_and_negation.py", "7.4": "alt_spelled_out.py",
-                   "7.5": "alt_iterative.py", "7.6": "alt_zero_first.py", "7.7": "alt_loop.py"}
+                   "7.5": "alt_iterative.py", "7.6": "alt_loops.py", "7.7": "alt_loop.py"}
 RECORDED_STEPS = 3
 
 
@@ -390,6 +390,22 @@ def test_every_module_7_lesson_has_its_place_in_train2(assembler: Assembler):
     # 7.7's mlp is train2's own; the Value class and softmax of 7.2 and 7.3 go on into microgpt
     assert "7.7" not in assembler.lessons_in("microgpt.py")
     assert {"7.2", "7.3", "7.6"} <= set(assembler.lessons_in("microgpt.py"))
+
+
+def test_a_change_across_lines_the_starter_imports_keeps_the_reference_and_says_why(
+        assembler: Assembler):
+    """7.6's train_step calls given.train2 (name_at, positions, decayed) where train2.py spells
+    those lines out, so that later lessons' answers stay out of sight. Zeroing the grads at the
+    top of train_step, away from the TODO, makes a change that spans those lines: train2.py does
+    not have them, so the reference is used there, and the learner is told why."""
+    draft = (Path(__file__).parent / "lessons" / "7.6" / "alt_zero_first.py").read_text(
+        encoding="utf-8")
+    assembly = assembler.assemble("train2.py", {"7.6": Work("done", draft)})
+    regions = [r for r in assembly.regions if r.lesson == "7.6"]
+    assert regions and all(r.origin == "reference" for r in regions)
+    assert {r.reason for r in regions} == {
+        "your code also rewrites lines around its TODOs, such as `doc = name_at(docs, step)`, "
+        "which train2.py does not have, so it could not be placed"}
 
 
 @pytest.mark.parametrize("drafts", ["solutions", "other spellings"])

@@ -19,6 +19,7 @@ from linebyline.course import default_course_path, load_course
 from linebyline.course.widgets import KINDS, script_diff, step_race, value_graph
 from linebyline.dataset import names_file
 from linebyline.runtime import run_checks
+from linebyline.runtime.library import CourseModules
 
 COURSE = default_course_path()
 FILES = Path(__file__).parent / "lessons"
@@ -67,7 +68,8 @@ def in_folder(tmp_path, monkeypatch):
 def run(number, source):
     exercise = lesson(number).exercise
     return run_checks(source, exercise.checks_source, lesson=number, filename=exercise.filename,
-                      checks_filename=str(exercise.checks_path), reference=exercise.solution)
+                      checks_filename=str(exercise.checks_path), reference=exercise.solution,
+                      library=exercise.library)
 
 
 def statuses(result):
@@ -112,7 +114,7 @@ def test_untouched_starter_is_not_attempted_and_the_solution_passes(number, in_f
     exercise = lesson(number).exercise
     untouched = run_checks(exercise.starter, exercise.checks_source, lesson=number,
                            starter=exercise.starter, filename=exercise.filename,
-                           reference=exercise.solution)
+                           reference=exercise.solution, library=exercise.library)
     assert untouched.status == "not-attempted"
     solved = run(number, exercise.solution)
     assert solved.status == "pass", [(c.name, c.message) for c in solved.checks]
@@ -236,7 +238,9 @@ def test_7_6_without_zeroing_the_grads_pile_up_and_the_loss_blows_up(in_folder):
 def first_name_grads_left():
     """How many of a fresh train2's grads the first name's backward() leaves non-zero."""
     namespace = {"__name__": "not_main"}  # the solution as the checks run it, its demo skipped
-    exec(compile(lesson("7.6").exercise.solution, "solution.py", "exec"), namespace)
+    exercise = lesson("7.6").exercise
+    with CourseModules(exercise.library):  # the course's modules its starter imports
+        exec(compile(exercise.solution, "solution.py", "exec"), namespace)
     docs, chars, bos = namespace["docs"], namespace["chars"], namespace["BOS"]
     tokens = [bos] + [chars.index(ch) for ch in docs[0]] + [bos]
     n = min(namespace["block_size"], len(tokens) - 1)

@@ -9,6 +9,12 @@ replaces train1's hand-written chain rule. The losses match train1 step for step
 import math
 import random
 
+# Finished for you, from the course's library; you write each of them later: Value (lessons
+# 7.2 to 7.5), softmax (7.3), matrix, parameters and sgd_step (7.6), the MLP's layers (7.7), and
+# characters, name_at, positions and decayed, one line each (modules 10 to 12).
+from given.train2 import (Value, characters, decayed, matrix, mlp_layers, name_at, parameters,
+                          positions, sgd_step, softmax)
+
 random.seed(42)  # same seed, same shuffle, same weights, same names
 
 # --- the data: one document (a name) per line ---
@@ -17,98 +23,24 @@ random.shuffle(docs)
 print(f"documents: {len(docs)}")
 
 # --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
-chars = sorted(set(''.join(docs)))
+chars = characters(docs)  # every character of the names, once each, sorted
 BOS = len(chars)
 vocab_size = len(chars) + 1
 print(f"vocab size: {vocab_size}")
 
-
-# --- autograd: a number that remembers how it was made ---
-class Value:
-    __slots__ = ('data', 'grad', '_children', '_local_grads')
-
-    def __init__(self, data, children=(), local_grads=()):
-        self.data = data                  # the number itself
-        self.grad = 0                     # d(loss)/d(this), filled in by backward()
-        self._children = children         # the Values this one was computed from
-        self._local_grads = local_grads   # d(this)/d(child) for each child, as plain numbers
-
-    def __add__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data + other.data, (self, other), (1, 1))
-
-    def __mul__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data * other.data, (self, other), (other.data, self.data))
-
-    def __pow__(self, n):
-        return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
-
-    def log(self):
-        return Value(math.log(self.data), (self,), (1 / self.data,))
-
-    def exp(self):
-        return Value(math.exp(self.data), (self,), (math.exp(self.data),))
-
-    def relu(self):
-        return Value(max(0, self.data), (self,), (float(self.data > 0),))
-
-    def __neg__(self): return self * -1
-    def __radd__(self, other): return self + other
-    def __sub__(self, other): return self + (-other)
-    def __rsub__(self, other): return other + (-self)
-    def __rmul__(self, other): return self * other
-    def __truediv__(self, other): return self * other ** -1
-    def __rtruediv__(self, other): return other * self ** -1
-
-    def backward(self):
-        order, seen = [], set()
-
-        def visit(node):
-            if node not in seen:
-                seen.add(node)
-                for child in node._children:
-                    visit(child)
-                order.append(node)
-
-        visit(self)
-        self.grad = 1
-        for node in reversed(order):
-            for child, local_grad in zip(node._children, node._local_grads):
-                child.grad += local_grad * node.grad
-
-
-# --- the parameters: small random numbers, drawn in a fixed order ---
+# --- the parameters: small random numbers, each a Value, drawn in a fixed order ---
 n_embd = 16      # width of every vector
 block_size = 16  # longest name prefix trained on
 
-
-def matrix(rows, cols, std=0.08):
-    return [[Value(random.gauss(0, std)) for _ in range(cols)] for _ in range(rows)]
-
-
 weights = {'wte': matrix(vocab_size, n_embd), 'mlp_fc1': matrix(4 * n_embd, n_embd),
            'mlp_fc2': matrix(vocab_size, 4 * n_embd)}
-params = [p for mat in weights.values() for row in mat for p in row]
-print(f"parameters: {len(params)}")
+params = parameters(weights)  # every Value of every matrix, in one list
 
 
-# --- the model's building blocks ---
-def linear(x, w):
-    return [sum(wi * xi for wi, xi in zip(row, x)) for row in w]
-
-
-def softmax(logits):
-    biggest = max(v.data for v in logits)  # subtracting the max keeps exp() from overflowing
-    exps = [(v - biggest).exp() for v in logits]
-    total = sum(exps)
-    return [e / total for e in exps]
-
-
+# --- the model: one letter in, one logit per next letter out ---
 def mlp(token):
-    x = weights['wte'][token]                        # the letter's embedding row
-    x = [h.relu() for h in linear(x, weights['mlp_fc1'])]
-    return linear(x, weights['mlp_fc2'])             # one logit per next letter
+    x = weights['wte'][token]      # the letter's embedding row
+    return mlp_layers(x, weights)  # a hidden layer of relus, then one logit per next letter
 
 
 # --- training: one name per step, SGD with a learning rate that decays to zero ---
@@ -116,13 +48,12 @@ num_steps = 1000
 learning_rate = 1.0  # plain SGD; 0.1 barely moves the small initial weights in 1000 steps
 
 
-
 def train_step(step):
-    """One step on the name docs[step % len(docs)]: its loss, backward(), the update. Returns
-    the loss (a Value)."""
-    doc = docs[step % len(docs)]
+    """One step on the step-th name: its loss, backward(), the update. Returns the loss (a
+    Value)."""
+    doc = name_at(docs, step)          # the names in order, round again after the last
     tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
-    n = min(block_size, len(tokens) - 1)
+    n = positions(tokens, block_size)  # one per next token, at most block_size
     losses = []
     for pos in range(n):
         probs = softmax(mlp(tokens[pos]))
@@ -131,10 +62,8 @@ def train_step(step):
     # TODO (one line): one call that fills in p.grad for every parameter (train1 needed the
     #       whole of position_loss's chain rule for this).
 
-    lr = learning_rate * (1 - step / num_steps)
-    for p in params:  # step downhill, then zero the grad: backward() adds into it
-        p.data -= lr * p.grad
-        p.grad = 0
+    lr = decayed(learning_rate, step, num_steps)  # falls in a straight line to 0 at num_steps
+    sgd_step(params, lr)  # each p moves by -lr * p.grad, then its grad goes back to 0
     # TODO (one line): print the step as train1 did, `step    1 / 1000 | loss 3.2969`: the step
     #       counted from 1, 4 characters wide, and the loss's number to 4 decimals.
     return loss

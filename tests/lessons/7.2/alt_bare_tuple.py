@@ -1,6 +1,11 @@
 # Lesson 7.2, another correct spelling: __slots__ without brackets (still a tuple), in another
 # expect: pass
 # order, and the local grads kept as a tuple whatever they came as.
+# Finished for you, from the course's library: * and ** on Values, each with its local grads
+# (lesson 7.4 has you write them into the class yourself).
+from given.train2 import multiply, power
+
+
 # --- autograd: a number that remembers how it was made ---
 class Value:
     __slots__ = '_children', '_local_grads', 'data', 'grad'
@@ -15,13 +20,8 @@ class Value:
         other = other if isinstance(other, Value) else Value(other)
         return Value(self.data + other.data, (self, other), (1, 1))
 
-    def __mul__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data * other.data, (self, other), (other.data, self.data))
-
-    def __pow__(self, n):
-        return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
-
+    def __mul__(self, other): return multiply(self, other)
+    def __pow__(self, n): return power(self, n)
     def __neg__(self): return self * -1
     def __radd__(self, other): return self + other
     def __sub__(self, other): return self + (-other)

@@ -1,6 +1,11 @@
 # Lesson 7.2: a learner starts grad at `0 * data`, a zero of the same type as the number. Right
 # expect: fail | every kind of node on new numbers, twice each | is nan but should be 0
 # for every number the names data makes, but inf * 0 is nan.
+# Finished for you, from the course's library: * and ** on Values, each with its local grads
+# (lesson 7.4 has you write them into the class yourself).
+from given.train2 import multiply, power
+
+
 # --- autograd: a number that remembers how it was made ---
 class Value:
     __slots__ = ('data', 'grad', '_children', '_local_grads')
@@ -15,13 +20,8 @@ class Value:
         other = other if isinstance(other, Value) else Value(other)
         return Value(self.data + other.data, (self, other), (1, 1))
 
-    def __mul__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data * other.data, (self, other), (other.data, self.data))
-
-    def __pow__(self, n):
-        return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
-
+    def __mul__(self, other): return multiply(self, other)
+    def __pow__(self, n): return power(self, n)
     def __neg__(self): return self * -1
     def __radd__(self, other): return self + other
     def __sub__(self, other): return self + (-other)

@@ -3,6 +3,10 @@
 
 import math
 
+# Finished for you, from the course's library: *, ** and exp on Values, each with its local
+# grads (lesson 7.4 has you write them into the class yourself).
+from given.train2 import exponential, multiply, power
+
 
 # --- autograd: a number that remembers how it was made (the operations softmax uses) ---
 class Value:
@@ -18,16 +22,9 @@ class Value:
         other = other if isinstance(other, Value) else Value(other)
         return Value(self.data + other.data, (self, other), (1, 1))
 
-    def __mul__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data * other.data, (self, other), (other.data, self.data))
-
-    def __pow__(self, n):
-        return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
-
-    def exp(self):
-        return Value(math.exp(self.data), (self,), (math.exp(self.data),))
-
+    def __mul__(self, other): return multiply(self, other)
+    def __pow__(self, n): return power(self, n)
+    def exp(self): return exponential(self)
     def __neg__(self): return self * -1
     def __radd__(self, other): return self + other
     def __sub__(self, other): return self + (-other)

@@ -3,6 +3,12 @@
 import math
 import random
 
+# Finished for you, from the course's library: Value (module 7), characters (lesson 12.2 has you
+# write its line again), the attention matrices (lesson 8.3), and the parts of gpt() that lessons
+# 8.3 to 8.7 have you write, each named for what it does.
+from given.train3 import (Value, add_to_cache, attention_matrices, attention_output,
+                          attention_weights, characters, qkv, read_out)
+
 random.seed(42)  # same seed, same shuffle, same weights, same names
 
 # --- the data: one document (a name) per line ---
@@ -11,65 +17,10 @@ random.shuffle(docs)
 print(f"documents: {len(docs)}")
 
 # --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
-chars = sorted(set(''.join(docs)))
+chars = characters(docs)  # every character of the names, once each, sorted
 BOS = len(chars)
 vocab_size = len(chars) + 1
 print(f"vocab size: {vocab_size}")
-
-
-# --- autograd: a number that remembers how it was made ---
-class Value:
-    __slots__ = ('data', 'grad', '_children', '_local_grads')
-
-    def __init__(self, data, children=(), local_grads=()):
-        self.data = data                  # the number itself
-        self.grad = 0                     # d(loss)/d(this), filled in by backward()
-        self._children = children         # the Values this one was computed from
-        self._local_grads = local_grads   # d(this)/d(child) for each child, as plain numbers
-
-    def __add__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data + other.data, (self, other), (1, 1))
-
-    def __mul__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data * other.data, (self, other), (other.data, self.data))
-
-    def __pow__(self, n):
-        return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
-
-    def log(self):
-        return Value(math.log(self.data), (self,), (1 / self.data,))
-
-    def exp(self):
-        return Value(math.exp(self.data), (self,), (math.exp(self.data),))
-
-    def relu(self):
-        return Value(max(0, self.data), (self,), (float(self.data > 0),))
-
-    def __neg__(self): return self * -1
-    def __radd__(self, other): return self + other
-    def __sub__(self, other): return self + (-other)
-    def __rsub__(self, other): return other + (-self)
-    def __rmul__(self, other): return self * other
-    def __truediv__(self, other): return self * other ** -1
-    def __rtruediv__(self, other): return other * self ** -1
-
-    def backward(self):
-        order, seen = [], set()
-
-        def visit(node):
-            if node not in seen:
-                seen.add(node)
-                for child in node._children:
-                    visit(child)
-                order.append(node)
-
-        visit(self)
-        self.grad = 1
-        for node in reversed(order):
-            for child, local_grad in zip(node._children, node._local_grads):
-                child.grad += local_grad * node.grad
 
 
 # --- the parameters: small random numbers, drawn in a fixed order ---
@@ -83,49 +34,29 @@ def matrix(rows, cols, std=0.08):
 
 weights = {'wte': matrix(vocab_size, n_embd), 'wpe': matrix(block_size, n_embd),
            'lm_head': matrix(vocab_size, n_embd)}
-for name in ('attn_wq', 'attn_wk', 'attn_wv', 'attn_wo'):
-    weights[name] = matrix(n_embd, n_embd)
+weights.update(attention_matrices(n_embd))  # attn_wq, attn_wk, attn_wv, attn_wo
 params = [p for mat in weights.values() for row in mat for p in row]
 print(f"parameters: {len(params)}")
 
 
 # --- the model's building blocks ---
-def linear(x, w):
-    return [sum(wi * xi for wi, xi in zip(row, x)) for row in w]
-
-
-def softmax(logits):
-    biggest = max(v.data for v in logits)  # subtracting the max keeps exp() from overflowing
-    exps = [(v - biggest).exp() for v in logits]
-    total = sum(exps)
-    return [e / total for e in exps]
-
-
 def rmsnorm(x):
     mean_square = sum(xi ** 2 for xi in x) / len(x)
     scale = 1 / (mean_square + 1e-5) ** 0.5
     return [xi * scale for xi in x]
 
 
-def gpt(token, pos, keys, values):
+def gpt(token, pos, keys=[], values=[]):  # a stand-in: lesson 8.7 has you write this line
     x = [t + p for t, p in zip(weights['wte'][token], weights['wpe'][pos])]
     x = rmsnorm(x)
     # attention: this position looks back at every position so far
     residual = x
     x = rmsnorm(x)
-    q = linear(x, weights['attn_wq'])  # what this position is looking for
-    k = linear(x, weights['attn_wk'])  # what this position offers to later ones
-    v = linear(x, weights['attn_wv'])  # what it hands over when it is picked
-    keys.append(k)  # the cache: earlier positions' keys and values are kept, not recomputed
-    values.append(v)
-    # how well q matches each key so far; dividing by sqrt(width) keeps softmax from saturating
-    scores = [sum(qi * ki for qi, ki in zip(q, past_k)) / n_embd ** 0.5 for past_k in keys]
-    attn = softmax(scores)
-    # the output is a blend of the values, weighted by attention
-    x = [sum(a * past_v[i] for a, past_v in zip(attn, values)) for i in range(n_embd)]
-    x = linear(x, weights['attn_wo'])
-    x = [a + b for a, b in zip(x, residual)]
-    return linear(x, weights['lm_head'])
+    q, k, v = qkv(x, weights)  # x through attn_wq, attn_wk and attn_wv (lesson 8.3)
+    add_to_cache(keys, values, k, v)  # the cache keeps every position's k and v (lesson 8.6)
+    attn = attention_weights(q, keys)  # how well q matches each key so far (lesson 8.4)
+    x = attention_output(attn, values, residual, weights)  # the values blended (lesson 8.5)
+    return read_out(x, weights)  # one logit per token, through lm_head (lesson 8.7)
 
 
 if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples

@@ -5,6 +5,11 @@ which then blends values that were already scaled."""
 import math
 import random
 
+# Finished for you, from the course's library: Value (module 7), characters (lesson 12.2 has you
+# write its line again), the attention matrices (lesson 8.3, and again 9.5), and the parts of
+# gpt() that lessons 8.6 and 8.7 have you write, each named for what it does.
+from given.train3 import Value, add_to_cache, attention_matrices, characters, read_out
+
 random.seed(42)  # same seed, same shuffle, same weights, same names
 
 # --- the data: one document (a name) per line ---
@@ -13,65 +18,10 @@ random.shuffle(docs)
 print(f"documents: {len(docs)}")
 
 # --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
-chars = sorted(set(''.join(docs)))
+chars = characters(docs)  # every character of the names, once each, sorted
 BOS = len(chars)
 vocab_size = len(chars) + 1
 print(f"vocab size: {vocab_size}")
-
-
-# --- autograd: a number that remembers how it was made ---
-class Value:
-    __slots__ = ('data', 'grad', '_children', '_local_grads')
-
-    def __init__(self, data, children=(), local_grads=()):
-        self.data = data                  # the number itself
-        self.grad = 0                     # d(loss)/d(this), filled in by backward()
-        self._children = children         # the Values this one was computed from
-        self._local_grads = local_grads   # d(this)/d(child) for each child, as plain numbers
-
-    def __add__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data + other.data, (self, other), (1, 1))
-
-    def __mul__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data * other.data, (self, other), (other.data, self.data))
-
-    def __pow__(self, n):
-        return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
-
-    def log(self):
-        return Value(math.log(self.data), (self,), (1 / self.data,))
-
-    def exp(self):
-        return Value(math.exp(self.data), (self,), (math.exp(self.data),))
-
-    def relu(self):
-        return Value(max(0, self.data), (self,), (float(self.data > 0),))
-
-    def __neg__(self): return self * -1
-    def __radd__(self, other): return self + other
-    def __sub__(self, other): return self + (-other)
-    def __rsub__(self, other): return other + (-self)
-    def __rmul__(self, other): return self * other
-    def __truediv__(self, other): return self * other ** -1
-    def __rtruediv__(self, other): return other * self ** -1
-
-    def backward(self):
-        order, seen = [], set()
-
-        def visit(node):
-            if node not in seen:
-                seen.add(node)
-                for child in node._children:
-                    visit(child)
-                order.append(node)
-
-        visit(self)
-        self.grad = 1
-        for node in reversed(order):
-            for child, local_grad in zip(node._children, node._local_grads):
-                child.grad += local_grad * node.grad
 
 
 # --- the parameters: small random numbers, drawn in a fixed order ---
@@ -85,8 +35,7 @@ def matrix(rows, cols, std=0.08):
 
 weights = {'wte': matrix(vocab_size, n_embd), 'wpe': matrix(block_size, n_embd),
            'lm_head': matrix(vocab_size, n_embd)}
-for name in ('attn_wq', 'attn_wk', 'attn_wv', 'attn_wo'):
-    weights[name] = matrix(n_embd, n_embd)
+weights.update(attention_matrices(n_embd))  # attn_wq, attn_wk, attn_wv, attn_wo
 params = [p for mat in weights.values() for row in mat for p in row]
 print(f"parameters: {len(params)}")
 
@@ -109,7 +58,7 @@ def rmsnorm(x):
     return [xi * scale for xi in x]
 
 
-def gpt(token, pos, keys, values):
+def gpt(token, pos, keys=[], values=[]):  # a stand-in: lesson 8.7 has you write this line
     x = [t + p for t, p in zip(weights['wte'][token], weights['wpe'][pos])]
     x = rmsnorm(x)
     # attention: this position looks back at every position so far
@@ -118,8 +67,7 @@ def gpt(token, pos, keys, values):
     q = linear(x, weights['attn_wq'])  # what this position is looking for
     k = linear(x, weights['attn_wk'])  # what this position offers to later ones
     v = linear(x, weights['attn_wv'])  # what it hands over when it is picked
-    keys.append(k)  # the cache: earlier positions' keys and values are kept, not recomputed
-    values.append(v)
+    add_to_cache(keys, values, k, v)  # the cache keeps every position's k and v (lesson 8.6)
     # how well q matches each key so far; dividing by sqrt(width) keeps softmax from saturating
     scores = [sum(qi * ki for qi, ki in zip(q, past_k)) / n_embd ** 0.5 for past_k in keys]
     attn = softmax(scores)
@@ -130,16 +78,20 @@ def gpt(token, pos, keys, values):
     x = [sum(past_v[i] for past_v in values) for i in range(n_embd)]
     x = linear(x, weights['attn_wo'])
     x = [a + b for a, b in zip(x, residual)]
-    return linear(x, weights['lm_head'])
+    return read_out(x, weights)  # one logit per token, through lm_head (lesson 8.7)
 
 
 if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples
-    seen = {}  # linear() notes the x it is given, per matrix, so that the sizes can be printed
-    plain_linear = linear
+    seen = {}  # linear() and read_out() note the x they are given, so that sizes can be printed
+    plain_linear, plain_read_out = linear, read_out
 
     def linear(x, w):
         seen[id(w)] = x
         return plain_linear(x, w)
+
+    def read_out(x, weights):
+        seen['lm_head'] = x
+        return plain_read_out(x, weights)
 
     size = lambda vector: (sum(v.data ** 2 for v in vector) / len(vector)) ** 0.5
     tokens = [BOS] + [chars.index(ch) for ch in 'emma']
@@ -147,6 +99,6 @@ if __name__ == "__main__":  # Run shows this demo; Check tries your code on its 
     for pos, token in enumerate(tokens):
         seen.clear()
         gpt(token, pos, keys, values)
-        blend, out = seen.get(id(weights['attn_wo'])), seen[id(weights['lm_head'])]
+        blend, out = seen.get(id(weights['attn_wo'])), seen['lm_head']
         said = f"blend of values {size(blend):.3f}" if blend else "no blend yet"
         print(f"position {pos}: {said}, x read out by lm_head {size(out):.3f} (root mean squares)")

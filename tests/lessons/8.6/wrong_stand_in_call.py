@@ -4,6 +4,11 @@ empty lists."""
 import math
 import random
 
+# Finished for you, from the course's library: Value (module 7), characters and positions (lesson
+# 12.2 has you write their lines again), the attention matrices (lesson 8.3, and again 9.5),
+# gpt()'s read-out through lm_head (lesson 8.7), and invent_name, the sampling loop of module 11.
+from given.train3 import Value, attention_matrices, characters, invent_name, positions, read_out
+
 random.seed(42)  # same seed, same shuffle, same weights, same names
 
 # --- the data: one document (a name) per line ---
@@ -12,65 +17,10 @@ random.shuffle(docs)
 print(f"documents: {len(docs)}")
 
 # --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
-chars = sorted(set(''.join(docs)))
+chars = characters(docs)  # every character of the names, once each, sorted
 BOS = len(chars)
 vocab_size = len(chars) + 1
 print(f"vocab size: {vocab_size}")
-
-
-# --- autograd: a number that remembers how it was made ---
-class Value:
-    __slots__ = ('data', 'grad', '_children', '_local_grads')
-
-    def __init__(self, data, children=(), local_grads=()):
-        self.data = data                  # the number itself
-        self.grad = 0                     # d(loss)/d(this), filled in by backward()
-        self._children = children         # the Values this one was computed from
-        self._local_grads = local_grads   # d(this)/d(child) for each child, as plain numbers
-
-    def __add__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data + other.data, (self, other), (1, 1))
-
-    def __mul__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data * other.data, (self, other), (other.data, self.data))
-
-    def __pow__(self, n):
-        return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
-
-    def log(self):
-        return Value(math.log(self.data), (self,), (1 / self.data,))
-
-    def exp(self):
-        return Value(math.exp(self.data), (self,), (math.exp(self.data),))
-
-    def relu(self):
-        return Value(max(0, self.data), (self,), (float(self.data > 0),))
-
-    def __neg__(self): return self * -1
-    def __radd__(self, other): return self + other
-    def __sub__(self, other): return self + (-other)
-    def __rsub__(self, other): return other + (-self)
-    def __rmul__(self, other): return self * other
-    def __truediv__(self, other): return self * other ** -1
-    def __rtruediv__(self, other): return other * self ** -1
-
-    def backward(self):
-        order, seen = [], set()
-
-        def visit(node):
-            if node not in seen:
-                seen.add(node)
-                for child in node._children:
-                    visit(child)
-                order.append(node)
-
-        visit(self)
-        self.grad = 1
-        for node in reversed(order):
-            for child, local_grad in zip(node._children, node._local_grads):
-                child.grad += local_grad * node.grad
 
 
 # --- the parameters: small random numbers, drawn in a fixed order ---
@@ -84,8 +34,7 @@ def matrix(rows, cols, std=0.08):
 
 weights = {'wte': matrix(vocab_size, n_embd), 'wpe': matrix(block_size, n_embd),
            'lm_head': matrix(vocab_size, n_embd)}
-for name in ('attn_wq', 'attn_wk', 'attn_wv', 'attn_wo'):
-    weights[name] = matrix(n_embd, n_embd)
+weights.update(attention_matrices(n_embd))  # attn_wq, attn_wk, attn_wv, attn_wo
 params = [p for mat in weights.values() for row in mat for p in row]
 print(f"parameters: {len(params)}")
 
@@ -108,7 +57,7 @@ def rmsnorm(x):
     return [xi * scale for xi in x]
 
 
-def gpt(token, pos, keys, values):
+def gpt(token, pos, keys=[], values=[]):  # a stand-in: lesson 8.7 has you write this line
     x = [t + p for t, p in zip(weights['wte'][token], weights['wpe'][pos])]
     x = rmsnorm(x)
     # attention: this position looks back at every position so far
@@ -126,18 +75,14 @@ def gpt(token, pos, keys, values):
     x = [sum(a * past_v[i] for a, past_v in zip(attn, values)) for i in range(n_embd)]
     x = linear(x, weights['attn_wo'])
     x = [a + b for a, b in zip(x, residual)]
-    return linear(x, weights['lm_head'])
+    return read_out(x, weights)  # one logit per token, through lm_head (lesson 8.7)
 
 
-# --- training: one name per step, SGD with a learning rate that decays to zero ---
-num_steps = 1000
-learning_rate = 0.3  # below train1's: rmsnorm makes vectors size ~1, so gradients are bigger
-
-
+# --- training's forward half: the loss of one name ---
 def name_loss(doc):
     """The mean loss of one name, position by position: the forward half of a training step."""
     tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
-    n = min(block_size, len(tokens) - 1)
+    n = positions(tokens, block_size)  # one per next token, at most block_size
     keys, values = [], []
     losses = []
     for pos in range(n):
@@ -152,15 +97,7 @@ temperature = 0.5  # below 1 sharpens the distribution: safer, less wild names
 
 def sample_name():
     """One new name, drawn letter by letter until BOS comes out (or block_size letters)."""
-    keys, values = [], []
-    token, name = BOS, []
-    for pos in range(block_size):
-        probs = softmax([logit / temperature for logit in gpt(token, pos, keys, values)])
-        token = random.choices(range(vocab_size), weights=[p.data for p in probs])[0]
-        if token == BOS:
-            break
-        name.append(chars[token])
-    return ''.join(name)
+    return invent_name(gpt, chars, block_size, temperature)
 
 
 if __name__ == "__main__":  # Run shows this demo; Check tries your code on its own examples

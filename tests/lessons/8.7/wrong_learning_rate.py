@@ -3,6 +3,12 @@
 import math
 import random
 
+# Finished for you, from the course's library: Value (module 7), characters and positions (lesson
+# 12.2 has you write their lines again), the attention matrices (lesson 8.3, and again 9.5),
+# decayed and name_at (lessons 10.5 and 11.4), and invent_name, the sampling loop of module 11.
+from given.train3 import (Value, attention_matrices, characters, decayed, invent_name, name_at,
+                          positions)
+
 random.seed(42)  # same seed, same shuffle, same weights, same names
 
 # --- the data: one document (a name) per line ---
@@ -11,65 +17,10 @@ random.shuffle(docs)
 print(f"documents: {len(docs)}")
 
 # --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
-chars = sorted(set(''.join(docs)))
+chars = characters(docs)  # every character of the names, once each, sorted
 BOS = len(chars)
 vocab_size = len(chars) + 1
 print(f"vocab size: {vocab_size}")
-
-
-# --- autograd: a number that remembers how it was made ---
-class Value:
-    __slots__ = ('data', 'grad', '_children', '_local_grads')
-
-    def __init__(self, data, children=(), local_grads=()):
-        self.data = data                  # the number itself
-        self.grad = 0                     # d(loss)/d(this), filled in by backward()
-        self._children = children         # the Values this one was computed from
-        self._local_grads = local_grads   # d(this)/d(child) for each child, as plain numbers
-
-    def __add__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data + other.data, (self, other), (1, 1))
-
-    def __mul__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data * other.data, (self, other), (other.data, self.data))
-
-    def __pow__(self, n):
-        return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
-
-    def log(self):
-        return Value(math.log(self.data), (self,), (1 / self.data,))
-
-    def exp(self):
-        return Value(math.exp(self.data), (self,), (math.exp(self.data),))
-
-    def relu(self):
-        return Value(max(0, self.data), (self,), (float(self.data > 0),))
-
-    def __neg__(self): return self * -1
-    def __radd__(self, other): return self + other
-    def __sub__(self, other): return self + (-other)
-    def __rsub__(self, other): return other + (-self)
-    def __rmul__(self, other): return self * other
-    def __truediv__(self, other): return self * other ** -1
-    def __rtruediv__(self, other): return other * self ** -1
-
-    def backward(self):
-        order, seen = [], set()
-
-        def visit(node):
-            if node not in seen:
-                seen.add(node)
-                for child in node._children:
-                    visit(child)
-                order.append(node)
-
-        visit(self)
-        self.grad = 1
-        for node in reversed(order):
-            for child, local_grad in zip(node._children, node._local_grads):
-                child.grad += local_grad * node.grad
 
 
 # --- the parameters: small random numbers, drawn in a fixed order ---
@@ -83,8 +34,7 @@ def matrix(rows, cols, std=0.08):
 
 weights = {'wte': matrix(vocab_size, n_embd), 'wpe': matrix(block_size, n_embd),
            'lm_head': matrix(vocab_size, n_embd)}
-for name in ('attn_wq', 'attn_wk', 'attn_wv', 'attn_wo'):
-    weights[name] = matrix(n_embd, n_embd)
+weights.update(attention_matrices(n_embd))  # attn_wq, attn_wk, attn_wv, attn_wo
 params = [p for mat in weights.values() for row in mat for p in row]
 print(f"parameters: {len(params)}")
 
@@ -136,7 +86,7 @@ learning_rate = 1.0  # the same as train2
 def name_loss(doc):
     """The mean loss of one name, position by position: the forward half of a training step."""
     tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
-    n = min(block_size, len(tokens) - 1)
+    n = positions(tokens, block_size)  # one per next token, at most block_size
     keys, values = [], []
     losses = []
     for pos in range(n):
@@ -146,10 +96,10 @@ def name_loss(doc):
 
 
 def train_step(step):
-    """One step of train3 on the name docs[step % len(docs)]; returns its loss."""
-    loss = name_loss(docs[step % len(docs)])
+    """One step of train3 on the step-th name; returns its loss."""
+    loss = name_loss(name_at(docs, step))  # the names in order, round again after the last
     loss.backward()
-    lr = learning_rate * (1 - step / num_steps)
+    lr = decayed(learning_rate, step, num_steps)  # falls in a straight line to 0 at num_steps
     for p in params:  # step downhill, then zero the grad: backward() adds into it
         p.data -= lr * p.grad
         p.grad = 0
@@ -162,15 +112,7 @@ temperature = 0.5  # below 1 sharpens the distribution: safer, less wild names
 
 def sample_name():
     """One new name, drawn letter by letter until BOS comes out (or block_size letters)."""
-    keys, values = [], []
-    token, name = BOS, []
-    for pos in range(block_size):
-        probs = softmax([logit / temperature for logit in gpt(token, pos, keys, values)])
-        token = random.choices(range(vocab_size), weights=[p.data for p in probs])[0]
-        if token == BOS:
-            break
-        name.append(chars[token])
-    return ''.join(name)
+    return invent_name(gpt, chars, block_size, temperature)
 
 
 if __name__ == "__main__":  # Run trains the first 100 steps (Explore trains all 1,000)

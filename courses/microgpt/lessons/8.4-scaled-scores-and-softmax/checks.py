@@ -3,7 +3,8 @@
 gpt() is watched through stand-ins for linear and softmax (the learner's own, with a note of
 every call): q is what linear() made with attn_wq, the keys and values are the cache lists
 passed in, softmax's first call is attention's, and what reaches attn_wo is the blend the
-weights made. Every expectation is worked out here from those, so any spelling passes, and each
+weights made (the starter's given attention_output, from the course's library, is run here
+with the watched linear too). Every expectation is worked out here from those, so any spelling passes, and each
 classic slip (no division, a division by n_embd, only the current key, the values scored
 instead of the keys, no softmax) is named from the numbers. The last check compares gpt() with
 ours on new names, up to position block_size - 1, each run twice with fresh caches.
@@ -65,7 +66,15 @@ def _watch(code):
             note["softmax"].append((_data(logits), _data(out)))
             return out
 
+        def attention_output(attn, values, residual, weights, linear=linear):
+            """The starter's given attention_output (the blend, attn_wo, the residual), with
+            its linear watched as well."""
+            width = len(values[0])
+            x = [sum(a * past_v[i] for a, past_v in zip(attn, values)) for i in range(width)]
+            return [a + b for a, b in zip(linear(x, weights["attn_wo"]), residual)]
+
         with replacing(code, "linear", linear), replacing(code, "softmax", softmax), \
+                replacing(code, "attention_output", attention_output), \
                 calling(f"gpt({token}, {pos}, keys, values) for {word!r}"):
             code.gpt(token, pos, keys, values)
         note["keys"] = [_data(k) for k in keys]

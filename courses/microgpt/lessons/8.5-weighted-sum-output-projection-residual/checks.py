@@ -4,9 +4,10 @@ output projection, and the residual added back.
 gpt() is watched through stand-ins for rmsnorm, linear and softmax (the learner's own, with a
 note of every call): the first rmsnorm's output is what the residual must hold, the second's is
 what q, k and v must read, softmax's output and the cache give the blend that must reach
-attn_wo, and what reaches lm_head must be attn_wo's output plus the residual. Expectations are
-worked out here from those, so any spelling passes; each classic slip is named from the numbers.
-The last check compares gpt() with ours on new names, each run twice with fresh caches.
+attn_wo, and what reaches lm_head (the starter's given read_out, run here with the watched
+linear) must be attn_wo's output plus the residual. Expectations are worked out here from
+those, so any spelling passes; each classic slip is named from the numbers. The last check
+compares gpt() with ours on new names, each run twice with fresh caches.
 """
 from linebyline.runtime import Case, agrees, calling, check, close, fail, number, replacing
 
@@ -64,12 +65,16 @@ def _watch(code, pos_wanted):
         note["softmax"].append(_data(out))
         return out
 
+    def read_out(x, weights):
+        """The starter's given read-out (from the course's library), through the watched linear."""
+        return linear(x, weights["lm_head"])
+
     for pos, token in enumerate(tokens[:pos_wanted + 1]):
         for kept in note.values():
             kept.clear()
         note["cache before"] = [_data(v) for v in values]
         with replacing(code, "rmsnorm", rmsnorm), replacing(code, "linear", linear), \
-                replacing(code, "softmax", softmax), \
+                replacing(code, "softmax", softmax), replacing(code, "read_out", read_out), \
                 calling(f"gpt({token}, {pos}, keys, values) for {word!r}"):
             code.gpt(token, pos, keys, values)
     note["values"] = [_data(v) for v in values]
