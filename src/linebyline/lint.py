@@ -195,8 +195,8 @@ def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
         report.notes.append(f"{len(exercise.mistakes)} known mistakes checked")
 
     if exercise.on_my_own:
-        report.notes.append(f"on my own: {len(exercise.on_my_own)} TODO texts, the untouched "
-                            "on-my-own starter not-attempted too")
+        report.notes.append(f"on my own: {plural(len(exercise.on_my_own), 'TODO text')}, the "
+                            "untouched on-my-own starter not-attempted too")
 
     computed = compute_lesson(lesson)
     report.problems.extend(computed.problems)
