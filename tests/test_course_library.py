@@ -79,6 +79,26 @@ def quadruple(x):
     assert "should be 20" in result.checks[0].message
 
 
+def test_a_course_module_imports_the_modules_the_learners_file_has():
+    """A check that patches `code.random` reaches the draws of a course module the file imports:
+    the module's imports are the learner's modules, never the checks' private copies."""
+    library = {"given/__init__.py": "",
+               "given/dice.py": "import random\n\n\ndef roll():\n    return random.choice([1, 2, 3])\n"}
+    solution = "import random\n\nfrom given.dice import roll\n"
+    checks = '''
+from linebyline.runtime import check, fail, replacing
+
+@check("the patch reaches the course module")
+def _(code):
+    with replacing(code.random, "choice", lambda options: 42):
+        got = code.roll()
+    if got != 42:
+        fail(f"roll() gave {got!r}: the course module drew from another random module")
+'''
+    result = run_checks(solution, checks, lesson="t", reference=solution, library=library)
+    assert result.status == "pass", result
+
+
 def test_the_course_modules_are_gone_after_a_run():
     run_checks(SOLUTION, CHECKS, lesson="t", reference=SOLUTION, library=LIBRARY)
     assert not [name for name in sys.modules if name.partition(".")[0] == "given"]

@@ -8,6 +8,7 @@ quote are the ones the code computes, and that the checks leave Python as they f
 from __future__ import annotations
 
 import gc
+import os
 import shutil
 import subprocess
 import sys
@@ -17,8 +18,10 @@ import pytest
 
 from linebyline.computed import compute_lesson
 from linebyline.course import default_course_path, load_course
+from linebyline.course.library import library_folder, library_sources
 from linebyline.dataset import names_file
 from linebyline.runtime import run_checks
+from linebyline.runtime.library import CourseModules
 
 COURSE = default_course_path()
 LESSONS = {
@@ -79,19 +82,51 @@ def _function(source, name):
     return "\n".join(lines[start:end]).rstrip()
 
 
+def _solution_namespace(number):
+    """The solution of lesson `number` run as a module (not as __main__), with the course's
+    library to import from; call it in a folder that holds input.txt."""
+    ns = {"__name__": "not_main"}
+    with CourseModules(library_sources(COURSE)):
+        exec(compile(course().lesson(number).exercise.solution, "solution.py", "exec"), ns)
+    return ns
+
+
+def test_the_librarys_building_blocks_are_train4s():
+    """given/train4.py, which the starters import instead of showing lines later lessons ask
+    for, holds train4.py's own building blocks, line for line."""
+    train4 = (COURSE / "train4.py").read_text(encoding="utf-8")
+    given = (library_folder(COURSE) / "given" / "train4.py").read_text(encoding="utf-8")
+    for name in ("linear", "softmax", "rmsnorm", "matrix"):
+        assert _function(given, name) == _function(train4, name), name
+
+
 @pytest.mark.parametrize("number", LESSONS)
-def test_each_solution_is_train4s_own_model(number):
-    """gpt(), linear, softmax, rmsnorm and matrix are train4.py's, line for line."""
+def test_each_solution_runs_train4s_own_model(number, in_folder):
+    """Each solution's building blocks are train4.py's, line for line (those it does not define
+    come from the course's library, tested above), and its gpt(), the lesson's own lines with
+    the library's, gives exactly the logits train4.py's gpt() gives on the same weights."""
     train4 = (COURSE / "train4.py").read_text(encoding="utf-8")
     solution = course().lesson(number).exercise.solution
-    for name in ("gpt", "linear", "softmax", "rmsnorm", "matrix"):
-        assert _function(solution, name) == _function(train4, name), (number, name)
+    for name in ("linear", "softmax", "rmsnorm", "matrix"):
+        if f"def {name}(" in solution:
+            assert _function(solution, name) == _function(train4, name), (number, name)
+    ns = _solution_namespace(number)
+    ours = {name: ns[name] for name in ("Value", "weights", "n_layer", "n_head", "head_dim")}
+    for name in ("linear", "softmax", "rmsnorm", "gpt"):
+        exec(compile(_function(train4, name), "train4.py", "exec"), ours)
+    tokens = [ns["BOS"]] + [ns["chars"].index(ch) for ch in "emma"]
+    caches = [([[]], [[]]), ([[]], [[]])]
+    for pos, token in enumerate(tokens):
+        mine = [v.data for v in ns["gpt"](token, pos, *caches[0])]
+        want = [v.data for v in ours["gpt"](token, pos, *caches[1])]
+        assert mine == want, (number, pos)
 
 
 def _run_as_main(source, folder):
+    """`python file.py`, with the course's library on the path as `linebyline run` gives it."""
     (folder / "file.py").write_text(source, encoding="utf-8")
     done = subprocess.run([sys.executable, "file.py"], cwd=folder, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(library_folder(COURSE))})
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -104,8 +139,7 @@ def test_9_1_watch_score_is_its_dot_product_over_two():
 
 def test_9_1_quoted_slices_are_a_fresh_models(in_folder):
     """The facts quote Explore's q and keys; a fresh solution run on 'emma' gives the same."""
-    ns = {"__name__": "not_main"}
-    exec(compile(course().lesson("9.1").exercise.solution, "solution.py", "exec"), ns)
+    ns = _solution_namespace("9.1")
     noted, plain = {}, ns["linear"]
 
     def linear(x, w):
@@ -197,5 +231,6 @@ def test_checks_leave_the_cycle_collector_on(number, in_folder):
                    .replace("return linear(x, weights['lm_head'])",
                             "return linear(x, weights['lm_head'])\n\n\ngpt = None")):
         run_checks(source, exercise.checks_source, lesson=number, filename=exercise.filename,
-                   checks_filename=str(exercise.checks_path), reference=exercise.solution)
+                   checks_filename=str(exercise.checks_path), reference=exercise.solution,
+                   library=exercise.library)
         assert gc.isenabled(), number

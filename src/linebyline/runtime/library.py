@@ -12,6 +12,7 @@ Every program run gets fresh module objects: what one run does to them (a learne
 """
 from __future__ import annotations
 
+import builtins
 import linecache
 import sys
 from collections.abc import Mapping
@@ -63,6 +64,10 @@ class _Finder:
         # Tracebacks and inspect quote the module's lines, as for a file on disk.
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         module.__file__ = filename
+        # The real builtins, as the learner's file gets: its imports then give the very modules
+        # the file has (a check's patch of `code.random` reaches a course module's draws too),
+        # never the private copies the checks' own package imports.
+        module.__dict__["__builtins__"] = builtins
         exec(compile(source, filename, "exec", dont_inherit=True), module.__dict__)
 
     def get_source(self, name: str) -> str | None:

@@ -5,8 +5,14 @@ Everything is microgpt.py's: the data, the tokenizer, autograd, the 4,192 parame
 Adam. train_step(step) is one training step; sample_name(temperature) invents one name.
 Run it next to a file called input.txt that holds one name per line.
 """
-import math
 import random
+
+# Finished for you, in the course's library (given/train5.py): name_of_step (lesson 11.4 has you
+# write its line), decayed_lr and adam_update (lines of 10.5 that module 12 asks you for again),
+# and module 9's model with lines of earlier lessons that module 12 asks for again too (Value,
+# characters, n_positions, make_weights, transformer, softmax).
+from given.train5 import (Value, adam_update, characters, decayed_lr, make_weights, n_positions,
+                          name_of_step, softmax, transformer)
 
 random.seed(42)  # same seed, same shuffle, same weights, same names
 
@@ -16,65 +22,10 @@ random.shuffle(docs)
 print(f"documents: {len(docs)}")
 
 # --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
-chars = sorted(set(''.join(docs)))
+chars = characters(docs)
 BOS = len(chars)
 vocab_size = len(chars) + 1
 print(f"vocab size: {vocab_size}")
-
-
-# --- autograd: a number that remembers how it was made ---
-class Value:
-    __slots__ = ('data', 'grad', '_children', '_local_grads')
-
-    def __init__(self, data, children=(), local_grads=()):
-        self.data = data                  # the number itself
-        self.grad = 0                     # d(loss)/d(this), filled in by backward()
-        self._children = children         # the Values this one was computed from
-        self._local_grads = local_grads   # d(this)/d(child) for each child, as plain numbers
-
-    def __add__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data + other.data, (self, other), (1, 1))
-
-    def __mul__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data * other.data, (self, other), (other.data, self.data))
-
-    def __pow__(self, n):
-        return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
-
-    def log(self):
-        return Value(math.log(self.data), (self,), (1 / self.data,))
-
-    def exp(self):
-        return Value(math.exp(self.data), (self,), (math.exp(self.data),))
-
-    def relu(self):
-        return Value(max(0, self.data), (self,), (float(self.data > 0),))
-
-    def __neg__(self): return self * -1
-    def __radd__(self, other): return self + other
-    def __sub__(self, other): return self + (-other)
-    def __rsub__(self, other): return other + (-self)
-    def __rmul__(self, other): return self * other
-    def __truediv__(self, other): return self * other ** -1
-    def __rtruediv__(self, other): return other * self ** -1
-
-    def backward(self):
-        order, seen = [], set()
-
-        def visit(node):
-            if node not in seen:
-                seen.add(node)
-                for child in node._children:
-                    visit(child)
-                order.append(node)
-
-        visit(self)
-        self.grad = 1
-        for node in reversed(order):
-            for child, local_grad in zip(node._children, node._local_grads):
-                child.grad += local_grad * node.grad
 
 
 # --- the parameters: small random numbers, drawn in a fixed order ---
@@ -84,68 +35,14 @@ block_size = 16  # longest context the model sees
 n_head = 4       # attention heads per block
 head_dim = n_embd // n_head
 
-
-def matrix(rows, cols, std=0.08):
-    return [[Value(random.gauss(0, std)) for _ in range(cols)] for _ in range(rows)]
-
-
-weights = {'wte': matrix(vocab_size, n_embd), 'wpe': matrix(block_size, n_embd),
-           'lm_head': matrix(vocab_size, n_embd)}
-for layer in range(n_layer):
-    for name in ('attn_wq', 'attn_wk', 'attn_wv', 'attn_wo'):
-        weights[f'layer{layer}.{name}'] = matrix(n_embd, n_embd)
-    weights[f'layer{layer}.mlp_fc1'] = matrix(4 * n_embd, n_embd)
-    weights[f'layer{layer}.mlp_fc2'] = matrix(n_embd, 4 * n_embd)
+weights = make_weights(vocab_size, n_embd, block_size, n_layer)
 params = [p for mat in weights.values() for row in mat for p in row]
 print(f"parameters: {len(params)}")
 
 
-# --- the model's building blocks ---
-def linear(x, w):
-    return [sum(wi * xi for wi, xi in zip(row, x)) for row in w]
-
-
-def softmax(logits):
-    biggest = max(v.data for v in logits)  # subtracting the max keeps exp() from overflowing
-    exps = [(v - biggest).exp() for v in logits]
-    total = sum(exps)
-    return [e / total for e in exps]
-
-
-def rmsnorm(x):
-    mean_square = sum(xi * xi for xi in x) / len(x)
-    scale = (mean_square + 1e-5) ** -0.5
-    return [xi * scale for xi in x]
-
-
+# --- the model: train4's gpt(), finished in the course's library, run on this file's weights ---
 def gpt(token, pos, keys, values):
-    x = [t + p for t, p in zip(weights['wte'][token], weights['wpe'][pos])]
-    x = rmsnorm(x)
-    for layer in range(n_layer):
-        w = lambda name: weights[f'layer{layer}.{name}']
-        # attention: this position looks back at every position so far
-        residual = x
-        x = rmsnorm(x)
-        q, k, v = linear(x, w('attn_wq')), linear(x, w('attn_wk')), linear(x, w('attn_wv'))
-        keys[layer].append(k)
-        values[layer].append(v)
-        heads = []
-        for h in range(n_head):
-            lo, hi = h * head_dim, (h + 1) * head_dim
-            scores = [sum(qi * ki for qi, ki in zip(q[lo:hi], past_k[lo:hi])) / head_dim ** 0.5
-                      for past_k in keys[layer]]
-            attn = softmax(scores)
-            heads += [sum(a * past_v[i] for a, past_v in zip(attn, values[layer]))
-                      for i in range(lo, hi)]
-        x = linear(heads, w('attn_wo'))
-        x = [a + b for a, b in zip(x, residual)]
-        # MLP: each position thinks on its own
-        residual = x
-        x = rmsnorm(x)
-        x = [h.relu() for h in linear(x, w('mlp_fc1'))]
-        x = linear(x, w('mlp_fc2'))
-        x = [a + b for a, b in zip(x, residual)]
-    return linear(x, weights['lm_head'])
+    return transformer(token, pos, keys, values, weights, n_layer, n_head)
 
 
 # --- training: one name per step, Adam with a learning rate that decays to zero ---
@@ -156,11 +53,11 @@ v = [0.0] * len(params)  # running mean of each squared gradient
 
 
 def train_step(step):
-    """One step on the name docs[step % len(docs)]: the loss, backward(), then Adam. Returns the
+    """One training step, on the name of step `step`: the loss, backward(), then Adam. Returns the
     loss (a Value)."""
-    doc = docs[step % len(docs)]
+    doc = name_of_step(docs, step)
     tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
-    n = min(block_size, len(tokens) - 1)
+    n = n_positions(tokens, block_size)
     keys, values = [[] for _ in range(n_layer)], [[] for _ in range(n_layer)]
     losses = []
     for pos in range(n):
@@ -169,13 +66,13 @@ def train_step(step):
     loss = (1 / n) * sum(losses)
     loss.backward()
 
-    lr = learning_rate * (1 - step / num_steps)
+    lr = decayed_lr(learning_rate, step, num_steps)
     for i, p in enumerate(params):
         m[i] = beta1 * m[i] + (1 - beta1) * p.grad
         v[i] = beta2 * v[i] + (1 - beta2) * p.grad ** 2
         m_hat = m[i] / (1 - beta1 ** (step + 1))
         v_hat = v[i] / (1 - beta2 ** (step + 1))
-        p.data -= lr * m_hat / (v_hat ** 0.5 + eps)
+        adam_update(p, lr, m_hat, v_hat, eps)
         p.grad = 0
     return loss
 
