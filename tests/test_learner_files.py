@@ -49,7 +49,7 @@ def test_learner_file_gets_its_verdict(learner: LearnerFile, in_learner_folder):
     result = run_checks(learner.path.read_text(encoding="utf-8"), exercise.checks_source,
                         lesson=lesson.number, starter=exercise.starter,
                         filename=exercise.filename, checks_filename=str(exercise.checks_path),
-                        reference=exercise.solution)
+                        reference=exercise.solution, library=exercise.library)
     report = "\n".join(f"{c.status}: {c.name}: {c.message}" for c in result.checks)
     assert result.status == learner.status, report
     if learner.status == "pass":

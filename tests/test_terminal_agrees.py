@@ -43,7 +43,7 @@ def test_the_terminal_and_the_browser_runtime_agree(learner, tmp_path, monkeypat
     browser = run_checks(source, exercise.checks_source, lesson=lesson.number,
                          starter=exercise.starter, filename=exercise.filename,
                          checks_filename=str(exercise.checks_path),
-                         reference=exercise.solution)
+                         reference=exercise.solution, library=exercise.library)
     assert terminal.status == browser.status == learner.status
     assert [(c.name, c.status, c.message) for c in terminal.checks] == \
         [(c.name, c.status, c.message) for c in browser.checks]
