@@ -44,9 +44,9 @@ def softmax(logits):
     return [e / total for e in exps]
 
 
-def hidden_and_logits(x, weights):
+def hidden_and_logits(x, weights, linear=linear):
     """mlp() after the embedding row x: the hidden layer h (ReLU), and one logit per next
-    letter."""
+    letter, each made by `linear` (this module's, unless a starter passes its own)."""
     h = [max(0.0, a) for a in linear(x, weights['mlp_fc1'])]  # ReLU
     return h, linear(h, weights['mlp_fc2'])
 
