@@ -1,5 +1,6 @@
 """Finished parts of train1.py, the float model of modules 4 to 6, for their starters.
 
+The lines are train1.py's own, put into functions that take what they need as arguments.
 Each function holds lines that a later lesson has you write (lessons 4.3, 5.3 to 5.5, 6.1,
 10.5, 10.6, 11.1, 11.3, 11.4 and 12.2, most of them again after an earlier lesson taught them),
 so a starter calls it instead of showing them. Nothing here reads a file or draws a random
@@ -11,18 +12,21 @@ import math
 # --- the data and the tokenizer (lessons 1.4 and 2.3) ---
 def vocabulary(docs):
     """chars: every character that appears in docs, once each, in sorted order."""
-    return sorted(set(''.join(docs)))
+    chars = sorted(set(''.join(docs)))
+    return chars
 
 
 def positions(tokens, block_size):
     """n, how many positions of a name to score: one per next token, at most block_size."""
-    return min(block_size, len(tokens) - 1)
+    n = min(block_size, len(tokens) - 1)
+    return n
 
 
 def step_name(docs, step):
     """The name training step `step` reads: the names in order, from the first again after
     the last."""
-    return docs[step % len(docs)]
+    doc = docs[step % len(docs)]
+    return doc
 
 
 # --- module 4's tiny model: a table of counts (lesson 4.2) ---
@@ -55,7 +59,8 @@ def hidden_and_logits(x, weights, linear=linear):
 def decayed(learning_rate, step, num_steps):
     """The learning rate of step `step`: learning_rate at step 0, falling in a straight line
     towards 0 at step num_steps."""
-    return learning_rate * (1 - step / num_steps)
+    lr = learning_rate * (1 - step / num_steps)
+    return lr
 
 
 def draw_name(next_token, chars, block_size):
