@@ -1,9 +1,8 @@
 """Lesson 3.5, a correct variant: order[::-1] walks the list backwards."""
 # expect: pass
-# Your Value of lessons 3.1 and 3.2 and your visit of 3.4, finished for you (lessons 4.5 and 7.2
-# to 7.5 have you write some of their lines again, so they are not shown here). GradValue is that
-# Value with one thing more: its __init__ also keeps grad, 0 at first, the number backward() adds
-# into.
+# Finished for you: your Value of lessons 3.1 and 3.2, and your visit of lesson 3.4. Lessons 4.5
+# and 7.2 to 7.5 have you write some of their lines again, so they are not shown here. GradValue
+# is that Value with a grad: its __init__ also sets grad to 0, the number backward() adds into.
 from given import graphs
 
 

@@ -104,7 +104,7 @@ learning_rate = 1.0  # plain SGD; 0.1 barely moves the small initial weights in 
 
 
 def train_step(step, num_steps, learning_rate):
-    """One step on the name docs[step % len(docs)]; returns its loss before the step."""
+    """One step on the name step_name(docs, step); returns its loss before the step."""
     doc = step_name(docs, step)  # the names in order, from the first again after the last
     tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
     n = positions(tokens, block_size)  # one per next token, at most block_size

@@ -5,8 +5,8 @@ import random
 
 # Finished for you in the course library: the tokenizer's chars; which name a training step
 # reads, how many of its positions it scores and its learning rate; and the sampling loop.
-# Lessons 10.5, 11.1, 11.3, 11.4 and 12.2 have you write their lines again, so they are not
-# shown here.
+# Lessons 10.5, 10.6, 11.1, 11.3, 11.4 and 12.2 have you write their lines again, so they are
+# not shown here.
 from given.train1 import decayed, draw_name, positions, step_name, vocabulary
 
 random.seed(42)  # same seed, same shuffle, same weights, same names
@@ -105,7 +105,7 @@ learning_rate = 1.0  # plain SGD; 0.1 barely moves the small initial weights in 
 
 
 def train_step(step, num_steps, learning_rate):
-    """One step on the name docs[step % len(docs)]; returns its loss before the step."""
+    """One step on the name step_name(docs, step); returns its loss before the step."""
     doc = step_name(docs, step)  # the names in order, from the first again after the last
     tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
     n = positions(tokens, block_size)  # one per next token, at most block_size

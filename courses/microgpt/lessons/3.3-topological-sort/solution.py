@@ -1,6 +1,6 @@
 # --- autograd: a number that remembers how it was made ---
-# Your Value of lessons 3.1 and 3.2, finished for you: lessons 4.5, 7.2 and 7.4 have you write
-# some of its lines again (the local grads of * and **), so they are not shown here.
+# Your Value of lessons 3.1 and 3.2, finished for you. Lessons 4.5, 7.2 and 7.4 have you write
+# some of its lines again, so they are not shown here.
 from given.graphs import Value
 
 

@@ -9,7 +9,7 @@ number of its own: a starter keeps its seed, and the order of its draws, as trai
 import math
 
 
-# --- the data and the tokenizer (lessons 1.4 and 2.3) ---
+# --- the tokenizer, and which positions and names are trained on (lessons 1.4, 2.3 and 6.5) ---
 def vocabulary(docs):
     """chars: every character that appears in docs, once each, in sorted order."""
     chars = sorted(set(''.join(docs)))
