@@ -16,6 +16,7 @@ from linebyline.computed import compute_lesson
 from linebyline.course import apply_edits, default_course_path, load_course
 from linebyline.dataset import BUNDLED_NAMES
 from linebyline.runtime import collect_checks, run_checks
+from linebyline.runtime.library import CourseModules
 from linebyline.runtime.runner import LearnerCode
 
 from .conftest import PUBLISHED_NAMES, replace
@@ -52,7 +53,7 @@ def run(number, source, starter=None):
     exercise = lesson(number).exercise
     return run_checks(source, exercise.checks_source, lesson=number, starter=starter,
                       filename=exercise.filename, checks_filename=str(exercise.checks_path),
-                      reference=exercise.solution)
+                      reference=exercise.solution, library=exercise.library)
 
 
 @pytest.mark.parametrize("number", LESSONS)
@@ -152,13 +153,14 @@ def test_3_4_accepts_a_dict_but_not_a_list():
 
 def test_3_4_leaves_value_as_it_found_it():
     """The checks swap Value's __hash__ and __eq__ for counting ones; they must put them back."""
-    source = lesson("3.4").exercise.solution
+    exercise = lesson("3.4").exercise
     namespace = {"__name__": "learner"}
-    exec(compile(source, "visited.py", "exec"), namespace)
-    checks = collect_checks(lesson("3.4").exercise.checks_source)
-    for name, function in checks:
-        if "new graphs" not in name:  # the differential check needs a reference; it swaps nothing
-            function(LearnerCode(namespace))
+    with CourseModules(exercise.library):  # the starter imports its Value from the course library
+        exec(compile(exercise.solution, "visited.py", "exec"), namespace)
+        checks = collect_checks(exercise.checks_source)
+        for name, function in checks:
+            if "new graphs" not in name:  # the differential check needs a reference; it swaps nothing
+                function(LearnerCode(namespace))
     assert "__hash__" not in namespace["Value"].__dict__ and "__eq__" not in namespace["Value"].__dict__
 
 

@@ -108,9 +108,10 @@ def test_the_learner_writes_real_lines_and_the_starter_is_not_the_answer(course,
 def test_solution_passes_and_starter_does_not(course, number, in_learner_folder):
     exercise = course.lesson(number).exercise
     solved = run_checks(exercise.solution, exercise.checks_source, starter=exercise.starter,
-                        reference=exercise.solution)
+                        reference=exercise.solution, library=exercise.library)
     assert solved.status == "pass", [(c.name, c.message) for c in solved.checks]
-    untouched = run_checks(exercise.starter, exercise.checks_source, reference=exercise.solution)
+    untouched = run_checks(exercise.starter, exercise.checks_source, reference=exercise.solution,
+                           library=exercise.library)
     assert untouched.status != "pass"
     assert all(c.status != "pass" for c in untouched.checks[:1])
 
@@ -121,7 +122,8 @@ def test_putting_a_weight_back_by_adding_is_not_exact(course, in_learner_folder)
     lesson = course.lesson("4.2")
     mistake = next(m for m in lesson.exercise.mistakes if m.name == "put back by adding the nudge")
     result = run_checks(apply_edits(lesson.exercise.solution, mistake.edits),
-                        lesson.exercise.checks_source, reference=lesson.exercise.solution)
+                        lesson.exercise.checks_source, reference=lesson.exercise.solution,
+                        library=lesson.exercise.library)
     first = next(c for c in result.checks if c.status != "pass")
     assert "row[1] is -0.05000000000000002" in first.message
 

@@ -8,6 +8,7 @@ claim, that 6.6's file really is train1.py, and the diagnoses that rest on cleve
 from __future__ import annotations
 
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -18,10 +19,12 @@ import pytest
 
 from linebyline.computed import compute_lesson
 from linebyline.course import apply_edits, default_course_path, load_course
+from linebyline.course.library import library_folder
 from linebyline.course.prose import fill_facts
 from linebyline.course.widgets import KINDS
 from linebyline.dataset import names_file
 from linebyline.runtime import run_checks
+from linebyline.runtime.library import CourseModules
 
 COURSE = default_course_path()
 LESSONS = {
@@ -56,7 +59,8 @@ def shown_text(number, text):
 def run(number, source):
     exercise = lesson(number).exercise
     return run_checks(source, exercise.checks_source, lesson=number, filename=exercise.filename,
-                      checks_filename=str(exercise.checks_path), reference=exercise.solution)
+                      checks_filename=str(exercise.checks_path), reference=exercise.solution,
+                      library=exercise.library)
 
 
 def first_not_passing(result):
@@ -72,8 +76,10 @@ def in_folder(tmp_path, monkeypatch):
 
 def solution_namespace(number):
     """The lesson's solution run as the checks run it (its demo skipped)."""
+    exercise = lesson(number).exercise
     namespace = {"__name__": "not_main"}
-    exec(compile(lesson(number).exercise.solution, "solution.py", "exec"), namespace)
+    with CourseModules(exercise.library):  # the file imports finished parts from given.train1
+        exec(compile(exercise.solution, "solution.py", "exec"), namespace)
     return namespace
 
 
@@ -118,7 +124,8 @@ def test_the_last_file_runs_exactly_like_train1(in_folder):
         assert source.count("num_steps = 1000") == 1
         (in_folder / name).write_text(source.replace("num_steps = 1000", "num_steps = 30"))
         done = subprocess.run([sys.executable, name], cwd=in_folder, capture_output=True,
-                              text=True, timeout=120, check=True)
+                              text=True, timeout=120, check=True,
+                              env={**os.environ, "PYTHONPATH": str(library_folder(COURSE))})
         outputs.append(done.stdout.splitlines())
     theirs, ours = outputs
     assert [line for line in ours if not line.startswith("mean loss of the last")] == theirs
@@ -126,10 +133,14 @@ def test_the_last_file_runs_exactly_like_train1(in_folder):
 
 
 def test_the_last_file_holds_train1s_lines():
-    """Every code line of train1.py is in 6.6's file, but for the sample print, now a function's."""
+    """Every code line of train1.py is in 6.6's file or in the finished parts it imports from
+    given.train1 (lines later lessons ask for), but for the sample print, now a function's."""
     train1 = (COURSE / "train1.py").read_text(encoding="utf-8")
     code = train1[train1.index('"""', 3) + 3:]
-    mine = {line.strip() for line in lesson("6.6").exercise.solution.splitlines()}
+    exercise = lesson("6.6").exercise
+    assert "from given.train1 import " in exercise.solution
+    mine = {line.strip() for line in exercise.solution.splitlines()}
+    mine |= {line.strip() for line in exercise.library["given/train1.py"].splitlines()}
     missing = [line.strip() for line in code.splitlines()
                if line.strip() and not line.strip().startswith("#") and line.strip() not in mine]
     assert missing == ["print(f\"sample {sample + 1:2d}: {''.join(name)}\")"]
@@ -340,7 +351,7 @@ def test_6_5_checks_put_gradient_check_back(in_folder):
         "        fail('the stand-in was left in place')\n")
     exercise = lesson("6.5").exercise
     result = run_checks(source, checks, lesson="6.5", filename=exercise.filename,
-                        reference=exercise.solution)
+                        reference=exercise.solution, library=exercise.library)
     assert result.status == "pass", result.checks
 
 

@@ -1,21 +1,19 @@
 """Lesson 3.2, a correct variant: each method on two lines, built in other but equal ways."""
 # expect: pass
-class Value:
-    def __init__(self, data, children=(), local_grads=()):
-        self.data = data
-        self._children = children
-        self._local_grads = local_grads
+# Finished for you in Node: your __init__ of lesson 3.1, and the mul and pow nodes with their
+# local grads. Lessons 4.5, 7.2 and 7.4 have you write those lines, so they are not shown here.
+from given.graphs import Node
 
+
+# --- autograd: a number that remembers how it was made ---
+class Value(Node):  # a Value is a Node: it has Node's __init__, * and **, and the methods below
     def __add__(self, other):
         other = other if isinstance(other, Value) else Value(other)
         return Value(self.data + other.data, (self, other), (1, 1))
 
     def __mul__(self, other):
         other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data * other.data, (self, other), (other.data, self.data))
-
-    def __pow__(self, n):
-        return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
+        return Node.__mul__(self, other)  # Node's mul: the product, as a new node
 
     def __neg__(self):
         return self * (-1)
@@ -37,3 +35,4 @@ class Value:
 
     def __rtruediv__(self, other):
         return self ** -1 * other
+
