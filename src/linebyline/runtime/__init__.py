@@ -22,6 +22,7 @@ from .agree import Case, agrees, differ, number_lists, plain, value_graphs, word
 from .checks import CheckFailed, calling, check, fail
 from .flow import cut_message, cut_off, matrix_leaves
 from .numeric import close, nudge_grads, slope
+from .own import require_own
 from .program import RunOutcome, learner_traceback, run_program
 from .runner import (
     STATUSES,
@@ -53,6 +54,7 @@ __all__ = [
     "number_lists",
     "plain",
     "reference",
+    "require_own",
     "rerun",
     "value_graphs",
     "words",

@@ -14,7 +14,7 @@ edited).
 The last check compares backward() with ours on new graphs, each walked twice: a visited set
 kept between calls counts nothing the second time.
 """
-from linebyline.runtime import agrees, calling, check, fail, listing, mismatches, value_graphs
+from linebyline.runtime import agrees, calling, check, fail, listing, mismatches, require_own, value_graphs
 
 NO_VISIT = ("order stayed empty, so the walk had nothing to walk and no Value got a count. The "
             "graph below self has to be sorted first, with the visit() that is given, so that "
@@ -238,6 +238,7 @@ def _named(walked, label):
 
 @check("backward() counts from self")
 def _(code):
+    require_own(code.Value, "backward")
     V = code.Value
     with calling("building a = Value(2.0), b = Value(-3.0), e = a * b"):
         a, b = V(2.0), V(-3.0)

@@ -16,6 +16,7 @@ from linebyline.runtime import (
     mismatches,
     nudge_grads,
     number,
+    require_own,
     value_graphs,
 )
 
@@ -119,6 +120,7 @@ def _top(names):
 
 @check("one step gets its local rate")
 def _(code):
+    require_own(code.Value, "backward")
     Value = code.Value
     with calling("building x = Value(2.0), y = x * 3"):
         x = Value(2.0)

@@ -16,6 +16,7 @@ from linebyline.runtime import (
     fail,
     nudge_grads,
     number,
+    require_own,
     value_graphs,
 )
 
@@ -92,6 +93,7 @@ def _judge(code, x, n, note=""):
 
 @check("x ** 2 adds up two paths, like x * x")
 def _(code):
+    require_own(code.Value, "__pow__")
     _judge(code, 3.0, 2, ", the 3 + 3 that y = x * x gives along its two paths")
     return "x ** 2 at 3: two paths, each with rate 3, add up to 6, as x * x gives."
 

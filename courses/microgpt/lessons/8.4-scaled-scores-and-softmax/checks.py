@@ -4,8 +4,8 @@ gpt() is watched through stand-ins for linear and softmax (the learner's own, wi
 every call): q is what linear() made with attn_wq, the keys and values are the cache lists
 passed in, softmax's first call is attention's, and what reaches attn_wo is the blend the
 weights made (the starter's given attention_output, from the course's library, is run here
-with the watched linear too). Every expectation is worked out here from those, so any spelling passes, and each
-classic slip (no division, a division by n_embd, only the current key, the values scored
+with the watched linear too). Every expectation is worked out here from those, so any spelling
+passes, and each classic slip (no division, a division by n_embd, only the current key, the values scored
 instead of the keys, no softmax) is named from the numbers. The last check compares gpt() with
 ours on new names, up to position block_size - 1, each run twice with fresh caches.
 """
