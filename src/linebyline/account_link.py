@@ -211,6 +211,13 @@ def refused_lessons(local: LocalProgress, url: str) -> dict[str, int]:
             and at + REFUSED_RETRY_MS > int(time.time() * 1000)}
 
 
+def refuse_lessons(local: LocalProgress, url: str, numbers: list[str]) -> None:
+    """Remember that the server at url lacks these lessons (from now, for a day)."""
+    now = int(time.time() * 1000)
+    _save_sync_state(local, url, refused={**refused_lessons(local, url),
+                                          **{n: now for n in numbers}})
+
+
 def _sendable(local: LocalProgress, url: str, known: frozenset[str]) -> dict:
     refused = refused_lessons(local, url)
     return {n: lesson for n, lesson in local.lessons().items() if n in known and n not in refused}
@@ -242,9 +249,7 @@ def sync(login: Login, local: LocalProgress, known: frozenset[str],
             if error.status != 400 or not unknown:
                 _save_sync_state(local, login.url, problem=str(error))
                 raise
-            now = int(time.time() * 1000)
-            refused = {**refused_lessons(local, login.url), **{n: now for n in unknown}}
-            _save_sync_state(local, login.url, refused=refused)
+            refuse_lessons(local, login.url, unknown)
     else:
         raise AccountError(f"{login.url} kept refusing this progress")
     try:

@@ -120,6 +120,13 @@ def test_bad_batches_are_refused_with_the_problem_named(client, body, problem):
     assert not LearningEvent.objects.exists()
 
 
+def test_lessons_the_course_lacks_are_named_for_the_terminal_to_keep(client):
+    response = post(client, batch({"lesson": "9.9", "kind": "start"}, {"lesson": "7.5", "kind": "start"},
+                                  {"lesson": "0.1", "kind": "hint", "hint": 1}))
+    assert response.status_code == 400 and response.json()["unknown"] == ["0.1", "9.9"]
+    assert "unknown" not in post(client, batch({"lesson": "7.5", "kind": "dance"})).json()
+
+
 def test_a_check_listed_twice_or_a_message_too_long_is_refused(client, course):
     twice = check_event(course)
     twice["checks"][1]["name"] = twice["checks"][0]["name"]

@@ -82,3 +82,23 @@ def test_events_wait_for_the_account_they_were_recorded_under(live_server, cours
     assert list(LearningEvent.objects.values_list("user__username", "kind", "hint")) == [
         ("ada", "hint", 1)]
     assert not waiting(ada, local)
+
+
+def test_a_batch_naming_a_lesson_the_server_lacks_keeps_the_rest(live_server, copy, course):
+    """A sync that started before another learnt that the server lacks 7.5 sends a batch with
+    7.5's events: the server names the lesson, and the rest of the batch is stored, not lost."""
+    from linebyline import account_link
+    from linebyline.terminal.events import record_event, send_events, waiting
+    from linebyline.terminal.learner import local_progress
+
+    shutil.rmtree(next(copy.glob("lessons/7.5-*")))
+    ada = get_user_model().objects.create_user("ada", password="a long enough password 1")
+    local = local_progress(course)
+    login = account_link.log_in(live_server.url, AccessToken.issue(ada, "laptop")[1])
+    for number in ("7.4", "7.5", "7.4"):
+        record_event(course, number, {"kind": "hint", "hint": 1}, local)
+    with override_settings(COURSE_DIR=str(copy)):
+        send_events(login, local, timeout=10)
+    assert list(LearningEvent.objects.values_list("lesson", "kind")) == [("7.4", "hint")] * 2
+    assert set(account_link.refused_lessons(local, live_server.url)) == {"7.5"}
+    assert not waiting(login, local)

@@ -62,7 +62,12 @@ HEX32 = re.compile(r"^[0-9a-f]{32}$")
 
 
 class EventError(ValueError):
-    """The batch is refused; the message says what is wrong with it."""
+    """The batch is refused; the message says what is wrong with it, and ``unknown`` names the
+    lessons this course lacks (a terminal keeps their events and resends the rest)."""
+
+    def __init__(self, message: str, unknown: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.unknown = list(unknown or [])
 
 
 @dataclass
@@ -207,12 +212,19 @@ def parse(course: Course, body: bytes) -> Batch:
     events = data.get("events")
     if not isinstance(events, list) or not 1 <= len(events) <= MAX_EVENTS:
         raise EventError(f"events must be a list of 1 to {MAX_EVENTS} events")
+    missing = sorted({item["lesson"] for item in events if isinstance(item, dict)
+                      and isinstance(item.get("lesson"), str) and len(item["lesson"]) <= 10
+                      and course.lesson(item["lesson"]) is None})
+    if missing:
+        raise EventError(f"there is no lesson {', '.join(map(repr, missing))} in this course",
+                         unknown=missing)
     return Batch(browser, account, sent,
                  [clean_event(course, item, f"events[{i}]") for i, item in enumerate(events)])
 
 
-def _refused(message: str, status: int = 400) -> JsonResponse:
-    return JsonResponse({"error": message}, status=status)
+def _refused(message: str, status: int = 400, unknown: list[str] | None = None) -> JsonResponse:
+    return JsonResponse({"error": message, **({"unknown": unknown} if unknown else {})},
+                        status=status)
 
 
 def _limited(request: HttpRequest, group: str, key: str, rate: str) -> bool:
@@ -308,7 +320,7 @@ def receive(request: HttpRequest) -> JsonResponse:
     try:
         batch = parse(course, body)
     except EventError as error:
-        return _refused(str(error))
+        return _refused(str(error), unknown=error.unknown)
     if batch.account and (user is None or batch.account != str(user.pk)):
         return _refused("these events belong to an account that is not signed in here now; "
                         "they are kept until it is", 409)

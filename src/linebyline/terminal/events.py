@@ -99,6 +99,13 @@ def send_events(login: account_link.Login, local: LocalProgress, timeout: float)
                                                    "sent": _now_ms(), "events": sent},
                               timeout=timeout)
         except account_link.AccountError as error:
+            unknown = [n for n in error.unknown if any(e.get("lesson") == n for e in sent)]
+            if error.status == 400 and unknown:
+                # Another sync of this machine learnt of them after this one started: keep
+                # their events here and send the rest, rather than lose the whole batch.
+                account_link.refuse_lessons(local, login.url, unknown)
+                refused = account_link.refused_lessons(local, login.url)
+                continue
             if not 400 <= error.status < 500 or error.status in (401, 429):
                 return  # tried again with the next sync
         with local.changing_notes() as notes:
