@@ -23,7 +23,7 @@ from .checks import CheckFailed, calling, check, fail
 from .flow import cut_message, cut_off, matrix_leaves
 from .numeric import close, nudge_grads, slope
 from .own import require_own
-from .program import RunOutcome, learner_traceback, run_program
+from .program import RunOutcome, run_program
 from .runner import (
     STATUSES,
     CheckResult,
@@ -39,6 +39,7 @@ from .runner import (
     rerun,
     run_checks,
 )
+from .source import learner_traceback
 from .words import listing, mismatches, number, plural, shown
 
 __all__ = [

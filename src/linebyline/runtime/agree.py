@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from .checks import CheckFailed, calling, check, fail
-from .runner import LearnerCode, MissingName, _quoted, learner_line, reference
+from .runner import LearnerCode, MissingName, learner_line, reference
+from .source import quoted
 from .words import number, plural, shown
 
 MAX_SNAPSHOT = 20_000  # items looked at when comparing arguments; a graph bigger is cut there
@@ -326,7 +327,7 @@ def _compare_case(code: LearnerCode, ours: LearnerCode, case: Case, index: int, 
                 raise  # an error on the very first call is an error of the code, as anywhere
             line = learner_line(error, code)
             at = f" (line {line} of your code)" if line is not None else ""
-            fail(f"`{asked}`{about} raised {type(error).__name__}: {_quoted(error)}{at}, where ours "
+            fail(f"`{asked}`{about} raised {type(error).__name__}: {quoted(error)}{at}, where ours "
                  f"returns {shown(plain(want))}.")
         answers.append(got)
         problem = compare(got, want)

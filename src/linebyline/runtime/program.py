@@ -3,34 +3,17 @@ from __future__ import annotations
 
 import linecache
 import sys
-import traceback
 from collections.abc import Callable, Mapping
 
 from .library import CourseModules
-from .runner import compile_problem
 from .seal import RECURSION_LIMIT, StopRun
+from .source import compile_problem, learner_traceback
 
 
 class RunOutcome:
     def __init__(self, status: str, line: int | None = None) -> None:
         self.status = status  # "ok", "error" or "stopped"
         self.line = line  # the learner's line where an error happened
-
-
-def learner_traceback(error: BaseException, filename: str) -> tuple[str, int | None]:
-    """The traceback cut down to the learner's own frames, and the line to point the editor at.
-
-    Frames of our runtime or of Python's library mean nothing to a beginner; the innermost
-    frame in their file is where to look.
-    """
-    summary = traceback.TracebackException.from_exception(error)
-    summary.stack = traceback.StackSummary.from_list(
-        [frame for frame in summary.stack if frame.filename == filename])
-    line = summary.stack[-1].lineno if summary.stack else None
-    if isinstance(error, SyntaxError) and error.filename == filename:
-        line = error.lineno
-    summary.__cause__ = summary.__context__ = None  # the learner's error, not how we got there
-    return "".join(summary.format()), line
 
 
 def _no_reason() -> str | None:

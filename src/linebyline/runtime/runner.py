@@ -28,6 +28,7 @@ from .checks import CheckFailed, _registry, take_current_call
 from .library import CourseModules
 from .seal import RECURSION_LIMIT as BASE_RECURSION_LIMIT
 from .seal import StopRun
+from .source import compile_problem, learner_traceback, quoted
 
 STATUSES = ("pass", "fail", "error", "not-attempted")
 # The name the learner's file runs under when checked. Starters end with a small demo under
@@ -37,7 +38,6 @@ CHECKED_NAME = "__checked__"
 MAX_STDOUT = 100_000  # characters of the learner's prints shown from the start (and TAIL from the end)
 TAIL = 4_000
 MAX_JUDGED = 8_000_000  # characters of output the checks read (printed()); past that, counted only
-MAX_QUOTED = 1_000  # characters of an error's own text quoted in a message
 NOT_RUN = "Not run: the run was stopped."
 REFERENCE_NAME = "reference.py"  # the lesson's solution, when checks compare with it
 
@@ -322,7 +322,7 @@ def reference(code: LearnerCode) -> LearnerCode:
                                                   modules=program.modules))
         except Exception as error:  # the reference is ours: lint proves it runs
             raise RuntimeError(f"the lesson's reference solution raised "
-                               f"{type(error).__name__}: {_quoted(error)}") from None
+                               f"{type(error).__name__}: {quoted(error)}") from None
     return program.reference
 
 
@@ -401,18 +401,6 @@ def _learner_line(tb: TracebackType | None, filename: str) -> int | None:
     return line
 
 
-def _quoted(error: BaseException) -> str:
-    """An exception's own text, safely: the learner's class may have a __str__ of its own."""
-    try:
-        text = str(error)
-    except BaseException:  # noqa: BLE001 - whatever their __str__ raises, we still report
-        return "(its message could not be shown)"
-    if not isinstance(text, str):
-        return ""
-    text = str.__str__(text)  # a plain str, whatever subclass their __str__ returned
-    return text if len(text) <= MAX_QUOTED else text[:MAX_QUOTED] + "…"
-
-
 def _exit_words(error: BaseException) -> str:
     code = getattr(error, "code", None)
     if code is None or code == 0:
@@ -420,32 +408,6 @@ def _exit_words(error: BaseException) -> str:
     if isinstance(code, int):
         return f"sys.exit({code})"
     return "sys.exit() with a message"
-
-
-def _nul_position(source: str) -> tuple[int, int] | None:
-    index = source.find("\0")
-    if index < 0:
-        return None
-    line = source.count("\n", 0, index) + 1
-    return line, index - (source.rfind("\n", 0, index) + 1) + 1
-
-
-def compile_problem(source: str, filename: str) -> tuple[Any, str]:
-    """(code object, "") or (None, what stops Python from reading the file, in a sentence)."""
-    nul = _nul_position(source)
-    if nul is not None:
-        return None, (f"Your code contains a NUL character (code 0) on line {nul[0]}, column "
-                      f"{nul[1]}, which Python cannot read. It usually comes from pasting from a "
-                      "PDF or a binary file: delete it (retyping the line is the surest way).")
-    try:
-        return compile(source, filename, "exec", dont_inherit=True), ""
-    except SyntaxError as error:
-        where = f" on line {error.lineno}" if error.lineno else ""
-        return None, f"Your code has a syntax error{where}: {error.msg}."
-    except (ValueError, RecursionError, MemoryError, OverflowError) as error:
-        # Python gives up on some files before parsing them (e.g. hundreds of nested brackets).
-        return None, (f"Python could not read your code ({type(error).__name__}: "
-                      f"{_quoted(error)}). Look for very deeply nested brackets or a huge line.")
 
 
 def _too_long(out: _CappedText) -> str:
@@ -480,7 +442,7 @@ def _describe(error: BaseException, filename: str, call: str | None, limits: Lim
         return (f"{where} ended the whole program with {_exit_words(error)}{at}. A function the "
                 "checks call has to return instead; exit() belongs only at the end of a script.")
     kind = type(error).__name__
-    text = _quoted(error)
+    text = quoted(error)
     detail = f"{kind}: {text}" if text else kind
     limit = sys.getrecursionlimit()
     if isinstance(error, SystemError) and limit > BASE_RECURSION_LIMIT:
@@ -519,8 +481,6 @@ def _ignore(event: str, data: Mapping[str, str]) -> None:
 
 def _traceback_text(error: BaseException, filename: str) -> str:
     """The learner's traceback, cut down to their own frames ("" if none is theirs)."""
-    from .program import learner_traceback
-
     try:
         text, line = learner_traceback(error, filename)
     except Exception:  # noqa: BLE001 - a traceback that cannot be told is left out
@@ -720,7 +680,7 @@ def _fix_of(failure: CheckFailed) -> str:
 
 def _quoted_failure(failure: CheckFailed) -> str:
     message = failure.args[0] if failure.args else ""
-    return str.__str__(message) if isinstance(message, str) else _quoted(failure)
+    return str.__str__(message) if isinstance(message, str) else quoted(failure)
 
 
 def _ends_the_run(error: BaseException, limits: Limits) -> bool:
