@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
@@ -20,6 +21,9 @@ CHROMIUM_FLAGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 PYTHON_READY_S = 90  # Pyodide's first load in a cold headless browser
+
+
+T = TypeVar("T")
 
 
 def chromium_path() -> str:
@@ -81,6 +85,17 @@ def page(context: BrowserContext) -> Page:
     opened = context.new_page()
     opened.set_default_timeout(20_000)
     return opened
+
+
+def eventually(check: Callable[[], T], what: str, timeout_s: float = 20) -> T:
+    """Ask `check` again and again (every 0.1 s) until it answers something true: for what the
+    page cannot signal itself, such as what the server holds. Fails naming `what`."""
+    deadline = time.monotonic() + timeout_s
+    while not (answer := check()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout_s:g} s: {what}")
+        time.sleep(0.1)
+    return answer
 
 
 def wait_for_python(page: Page) -> None:

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 from .conftest import free_port
 from .test_accounts_browser import new_username, sign_up
-from .test_sync_browser import synced, type_draft
+from .test_sync_browser import account_has_draft, synced, type_draft
 
 pytestmark = pytest.mark.browser
 LESSON_75 = "/lessons/7.5-backward/"
@@ -60,8 +60,7 @@ def test_the_terminal_signs_in_records_checks_and_starts_from_the_browsers_draft
     page.goto(server.url + LESSON_75)
     synced(page)
     type_draft(page, "# written in the browser\n")
-    page.wait_for_timeout(2_600)
-    synced(page)
+    account_has_draft(page, "7.5", "# written in the browser\n")
     asked = cli(config, "start", "7.5", "asked", stdin="y\n", cwd=tmp_path)
     assert "draft of this lesson from the browser" in asked.stdout, asked.stdout + asked.stderr
     assert (tmp_path / "asked" / filename).read_text() == "# written in the browser\n"

@@ -47,7 +47,7 @@ def test_a_script_smuggled_into_the_page_does_not_run(server, browser: Browser):
         script.textContent = "window.__ran = true";
         document.body.append(script);
     }""")
-    page.wait_for_timeout(300)
+    page.wait_for_function("window.__violations.length >= 2")  # both refused, and reported
     assert page.evaluate("window.__ran") is None
     assert len(page.evaluate("window.__violations")) == 2
     context.close()

@@ -16,7 +16,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from linebyline.course import default_course_path, load_course
 
-from .conftest import Server, wait_for_python
+from .conftest import Server, eventually, wait_for_python
 from .test_accounts_browser import new_username, sign_up
 from .test_lesson_walk import check_and_wait
 from .test_my_microgpt import TRAIN_S
@@ -31,9 +31,13 @@ def lesson_path(lesson) -> str:
     return f"/lessons/{lesson.number}-{lesson.slug}/"
 
 
-def wait_until_kept(page: Page) -> str:
+def wait_until_kept(page: Page) -> list[str]:
     """Until the service worker has kept the whole course and controls the page: its cache."""
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=KEEP_S * 1000)
+    return kept_caches(page)
+
+
+def kept_caches(page: Page) -> list[str]:
     return page.evaluate("""async () => (await caches.keys()).filter(
         name => name.startsWith('linebyline-offline-'))""")
 
@@ -95,8 +99,9 @@ def test_a_signed_in_learner_works_offline_and_the_work_reaches_the_account(
     expect(page.locator("h1")).to_have_text("You are offline")
     # Browsers say "online" when a network comes up (Chromium now and then for nothing): while
     # the server cannot be reached the page stays as it is.
-    page.evaluate("window.stillHere = true; window.dispatchEvent(new Event('online'))")
-    page.wait_for_timeout(1500)
+    # (The page asks the server with a HEAD request first: once that has failed, it has decided.)
+    with page.expect_event("requestfailed", lambda request: request.method == "HEAD"):
+        page.evaluate("window.stillHere = true; window.dispatchEvent(new Event('online'))")
     assert page.evaluate("window.stillHere") is True
     # The installed app opens at /next/: on to the first lesson not done yet.
     page.goto(server.url + "/next/")
@@ -154,19 +159,19 @@ def test_a_new_version_replaces_the_kept_course_and_the_page_offers_reload(
     text, changed = re.subn(r"^lead: >-\n  ", "lead: >-\n  A new lead. ", yaml.read_text(encoding="utf-8"),
                             count=1, flags=re.MULTILINE)
     assert changed == 1
+    worker = page.request.get(server.url + "/sw.js").text()
     yaml.write_text(text, encoding="utf-8")
-    # The page asks for /sw.js on its own every half hour and when back online; here, at once
-    # (and again: the server looks at the course folder once a second).
-    page.wait_for_timeout(1_500)
+    # The page asks for /sw.js on its own every half hour and when back online; here, as soon as
+    # the server has seen the change (it looks at the course folder once a second).
+    eventually(lambda: page.request.get(server.url + "/sw.js").text() != worker,
+               "the server serves a new /sw.js for the changed course")
     page.evaluate("navigator.serviceWorker.getRegistration().then(found => found.update())")
     bar = page.locator("[data-offline-bar][data-state='update']")
     expect(bar).to_contain_text("A new version of the course is ready", timeout=KEEP_S * 1000)
     bar.get_by_role("button", name="Reload").click()
     expect(page.locator("main")).to_contain_text("A new lead.")
-    page.wait_for_function("""async (old) => {
-        const names = (await caches.keys()).filter(name => name.startsWith('linebyline-offline-'));
-        return names.length === 1 && names[0] !== old;
-    }""", arg=old[0], timeout=30_000)
+    eventually(lambda: len(kept := kept_caches(page)) == 1 and kept != old,
+               "the new version's cache replaces the old one", timeout_s=30)
 
     # The course home turns offline use off (what was kept goes) and on again.
     page.goto(server.url + "/")
@@ -179,4 +184,6 @@ def test_a_new_version_replaces_the_kept_course_and_the_page_offers_reload(
     page.reload()
     expect(toggle).to_have_text("Turn offline use on")  # the choice lasts
     toggle.click()
-    page.wait_for_function("async () => (await navigator.serviceWorker.getRegistrations()).length === 1")
+    eventually(lambda: page.evaluate(
+        "async () => (await navigator.serviceWorker.getRegistrations()).length") == 1,
+        "offline use is on again: one service worker")

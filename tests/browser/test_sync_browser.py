@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from .conftest import axe_violations
+from .conftest import axe_violations, eventually
 from .test_accounts_browser import new_username, sign_in, sign_out, sign_up
 from .test_progress_kept import KEY, LESSON_74, LESSON_75, done, import_progress
 
@@ -35,6 +35,15 @@ def type_draft(page: Page, text: str) -> None:
     page.wait_for_function("""([key, text]) => Object.values(
         JSON.parse(localStorage.getItem(key) || '{"lessons": {}}').lessons || {})
         .some((lesson) => lesson.draft === text)""", arg=[KEY, text])
+
+
+def account_has_draft(page: Page, lesson: str, text: str) -> None:
+    """Wait until the account (asked by the page, signed in) holds `text` as the lesson's draft:
+    a sync that starts after the editor saved has to have gone and come back."""
+    def held() -> bool:
+        answer = page.evaluate("async () => (await fetch('/api/progress/?course=microgpt')).json()")
+        return (answer["lessons"].get(lesson) or {}).get("draft") == text
+    eventually(held, f"the account holds lesson {lesson}'s draft {text!r}")
 
 
 def stored(page: Page) -> dict:
@@ -129,8 +138,9 @@ def test_two_tabs_do_not_fight(server, devices: list[BrowserContext]):
     synced(second)
     type_draft(first, "# in the first tab\n")
     type_draft(second, "# in the second tab\n")
+    account_has_draft(first, "7.4", "# in the first tab\n")
+    account_has_draft(first, "7.5", "# in the second tab\n")
     for page in (first, second):
-        page.wait_for_timeout(2_600)
         synced(page)
     lessons = stored(first)["lessons"]
     assert lessons["7.4"]["draft"] == "# in the first tab\n"
