@@ -12,7 +12,7 @@ def topological_sort(root):
     def visit(node):
         # TODO (two lines): go through the children of node, and visit each child. Here visit
         #   calls itself: that is how it reaches the children's children, and theirs.
-        # TODO (one line): then add node at the end of order.
+        # TODO (one line): then node itself goes into order, after everything it was made from.
         pass
 
     visit(root)

@@ -7,11 +7,14 @@ from given.graphs import Value
 # --- the topological sort: every node after its children, each node once ---
 def topological_sort(root):
     """Every Value that root was made from, and root itself: each one once, after its children."""
-    order = []  # TODO (change this line): make seen too, an empty set of the Values visited so far
+    # TODO (change the next line): next to order, visit() needs seen: the set of the Values it has
+    #   visited so far, shared by all its calls and empty at the start.
+    order = []
 
     def visit(node):
-        # TODO (two lines): do the work below only if node is not in seen yet, and then first put
-        #   node into seen. The three lines below move under your if, one level deeper.
+        # TODO (two lines): a node already in seen is skipped entirely, and a new one goes into
+        #   seen before anything else. The three lines below then run for a new node only,
+        #   one level deeper.
         for child in node._children:
             visit(child)
         order.append(node)

@@ -27,11 +27,10 @@ def nudged_slope(name_loss, tokens, n, row, k, nudge):
     """
     old = row[k]
     # TODO (2 lines): set row[k] to one nudge above old, then measure the loss there as loss_up
-    #       (call name_loss with tokens and n)
     loss_up = 0.0
     # TODO (2 lines): set row[k] to one nudge below old, then measure the loss there as loss_down
     loss_down = 0.0
-    # TODO (1 line): put row[k] back exactly as it was, from the number saved in `old`
+    # TODO (1 line): put row[k] back exactly as it was before the nudges
     slope = (loss_up - loss_down) / (2 * nudge)
     return slope
 

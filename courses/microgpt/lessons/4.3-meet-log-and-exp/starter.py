@@ -36,10 +36,10 @@ def name_loss(tokens, n):
     """The average surprise over the first n positions of a name."""
     losses = []
     for pos in range(n):
-        # TODO (one line): append the surprise at position pos: the token there is tokens[pos],
-        #       and the target is the token after it
+        # TODO (one line): losses gets the surprise at position pos, whose target is the token
+        #       after the one there
         pass
-    # TODO (one line): return the average of the losses: (1 / n) times their sum
+    # TODO (one line): return the average of the losses, over the n positions
     return 0.0
 
 

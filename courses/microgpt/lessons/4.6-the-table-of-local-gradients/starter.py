@@ -15,9 +15,9 @@ from given import graphs
 # --- the Value of module 3: a number that remembers how it was made ---
 class Value(graphs.GradValue):  # a Value is a GradValue, with log, exp and relu of your own
     # TODO (three lines): in each return line below, replace () with the operation's local rate,
-    #   one number in a tuple: how fast the output moves when self moves. log x rises at 1 / x
-    #   and exp x at exp x, its own height (lesson 4.3); relu keeps a number above 0 and turns
-    #   anything else into 0, so it rises at 1.0 where self.data is above 0, and at 0.0 elsewhere.
+    #   one number in a tuple: how fast the output moves when self moves. log's and exp's are
+    #   the slopes you measured in lesson 4.3; relu's is 1.0 where it lets self.data through,
+    #   and 0.0 where it gives 0 instead.
     def log(self):
         return Value(math.log(self.data), (self,), ())
 

@@ -33,8 +33,8 @@ weights = {'wte': matrix(vocab_size, n_embd), 'mlp_fc1': matrix(4 * n_embd, n_em
 
 # --- the model's building blocks ---
 def mlp(token):
-    # TODO (one line): x is the embedding of `token`: its row of weights['wte'], the n_embd
-    #       numbers that stand for this token. Replace the placeholder below.
+    # TODO (one line): x is the embedding of `token`: the n_embd numbers that wte holds for
+    #       this token. Replace the placeholder below.
     x = [0.0] * n_embd
     h, logits = hidden_and_logits(x, weights)  # the ReLU layer, then one logit per next letter
     return x, h, logits

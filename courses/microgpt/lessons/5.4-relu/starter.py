@@ -37,12 +37,11 @@ def linear(x, w):
 
 def mlp(token):
     x = weights['wte'][token]                                 # the letter's embedding row
-    # TODO (one line): h, the hidden layer: the numbers linear makes from x and
-    #       weights['mlp_fc1'], each passed through ReLU (keep a positive number, make any
-    #       other 0.0). Replace the placeholder.
+    # TODO (one line): h, the hidden layer: what mlp_fc1 makes from x, each number passed
+    #       through ReLU. Replace the placeholder.
     h = [0.0] * (4 * n_embd)
-    # TODO (one line): return x, h and the logits, one score per next letter, which linear
-    #       makes from h and weights['mlp_fc2']. Replace the placeholder list.
+    # TODO (one line): return x, h and the logits, one score per next letter, which mlp_fc2
+    #       makes from h. Replace the placeholder list.
     return x, h, [0.0] * vocab_size
 
 

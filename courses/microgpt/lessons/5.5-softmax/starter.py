@@ -37,11 +37,9 @@ def linear(x, w):
 
 
 def softmax(logits):
-    # TODO (four lines): turn the logits into probabilities. Replace the placeholder.
-    #   biggest: the largest of the logits
-    #   exps:    math.exp of each logit minus biggest
-    #   total:   the sum of exps
-    #   return:  each of exps divided by total
+    # TODO (four lines): turn the logits into probabilities: e to the power of each logit, divided
+    #   by the sum of all of them. Take the largest logit off every logit before exp, so that no
+    #   exp can overflow. Replace the placeholder.
     return [1 / len(logits)] * len(logits)
 
 
