@@ -56,9 +56,8 @@ def adam_step(step):
     """Adam: every parameter moves against its gradient, by a step of its own size."""
     lr = decayed_lr(learning_rate, step, num_steps)
     for i, p in enumerate(params):
-        # TODO (two lines): fold p.grad into m[i], keeping the share beta1 of the old mean
-        #       (as in lesson 10.2); then fold the square of p.grad into v[i], keeping the
-        #       share beta2 of the old v[i].
+        # TODO (two lines): fold p.grad into m[i], as in lesson 10.2; then its square into v[i]
+        #       the same way, with beta2 where m has beta1.
         m_hat = m[i]  # for now: lesson 10.4 corrects m for its start at 0
         v_hat = v[i]  # for now: the same for v
         adam_update(p, lr, m_hat, v_hat, eps)

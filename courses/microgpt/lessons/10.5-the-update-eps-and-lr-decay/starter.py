@@ -61,8 +61,8 @@ def adam_step(step):
     for i, p in enumerate(params):
         m[i], v[i] = running_means(m[i], v[i], p.grad, beta1, beta2)
         m_hat, v_hat = bias_corrected(m[i], v[i], step, beta1, beta2)
-        # TODO (one line): move p.data against m_hat, by lr times m_hat over v_hat's
-        #       square root, with eps added to that root (so a v_hat of 0 divides by eps).
+        # TODO (one line): move p.data against m_hat by a step about lr long, as in lesson
+        #       10.1: the gradient's size cancels out, and a v_hat of 0 divides by eps, not 0.
         p.grad = 0
 
 

@@ -59,7 +59,7 @@ def adam_step(step):
     for i, p in enumerate(params):
         # TODO (five lines): Adam for params[i]: fold p.grad into m[i] and its square into
         #       v[i]; correct both for their start at 0 into m_hat and v_hat; then move
-        #       p.data against m_hat: lr times m_hat over (v_hat's root plus eps).
+        #       p.data against m_hat, as in lesson 10.5.
         p.grad = 0
 
 

@@ -90,8 +90,8 @@ def sample_name(temperature):
         probs = softmax([logit / temperature for logit in gpt(token, pos, keys, values)])
         # TODO (one line): token, one id drawn at random from all vocab_size ids (BOS is one of
         #       them), each weighted by its probability's number.
-        # TODO (two lines): if that token is BOS, the name is finished: leave the loop, before its
-        #       letter is kept (chars has no letter for BOS).
+        # TODO (two lines): a BOS drawn finishes the name: nothing more is drawn, and no letter is
+        #       kept for it (chars has no letter for BOS).
         name.append(chars[token])
     return ''.join(name)
 

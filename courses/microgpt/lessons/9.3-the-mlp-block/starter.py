@@ -70,10 +70,9 @@ def gpt(token, pos, keys, values):
         x = linear(heads, w('attn_wo'))
         x = [a + b for a, b in zip(x, residual)]
         # MLP: each position thinks on its own
-        # TODO (five lines): the MLP block, built like the attention block above it.
-        #   1. Keep x as it is now in residual.  2. x = rmsnorm of x.
-        #   3. x through this layer's mlp_fc1 (64 numbers out), then relu() on each of them.
-        #   4. x through mlp_fc2 (back to 16 numbers).  5. Add residual to x, number by number.
+        # TODO (five lines): the MLP block, built like the attention block above it: keep x for
+        #   the residual, normalize it, then this layer's mlp_fc1 (16 numbers to 64), ReLU on each
+        #   number, mlp_fc2 (back to 16), and last the residual added back on, number by number.
         #   For now: no MLP, x goes straight on to lm_head.
     return linear(x, weights['lm_head'])
 

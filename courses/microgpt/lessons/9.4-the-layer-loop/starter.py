@@ -55,9 +55,9 @@ def gpt(token, pos, keys, values):
     x = rmsnorm(x)
     # TODO (two lines): the layer loop. In place of the two lines below: a loop that takes layer
     #   through all n_layer blocks (the body below, down to the MLP's residual, is already
-    #   indented into it), and w(name), a one-line helper (a lambda) that gives this layer's
-    #   matrix called name: weights[f'layer{layer}.{name}'], so w('attn_wq') is 'layer0.attn_wq'
-    #   in block 0 and 'layer1.attn_wq' in block 1. For now: block 0 only, always.
+    #   indented into it), and w(name), a one-line helper (a lambda) that gives the matrix called
+    #   name of the block the loop is at: w('attn_wq') is weights['layer0.attn_wq'] in block 0,
+    #   weights['layer1.attn_wq'] in block 1. For now: block 0 only, always.
     for layer in range(1):
         w = lambda name: weights['layer0.' + name]
         # attention: this position looks back at every position so far
@@ -65,7 +65,7 @@ def gpt(token, pos, keys, values):
         x = rmsnorm(x)
         q, k, v = linear(x, w('attn_wq')), linear(x, w('attn_wk')), linear(x, w('attn_wv'))
         # TODO (two lines): k and v go into this layer's own cache: keys and values hold one list
-        #   per layer, and the heads below read keys[layer] and values[layer].
+        #   per layer, and the heads below read only this layer's.
         #   For now: always the lists of block 0.
         keys[0].append(k)
         values[0].append(v)

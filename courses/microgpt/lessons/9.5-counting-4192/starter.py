@@ -36,9 +36,8 @@ def make_weights():
     layer's four attention matrices and its MLP's two."""
     weights = {'wte': matrix(vocab_size, n_embd), 'wpe': matrix(block_size, n_embd),
                'lm_head': matrix(vocab_size, n_embd)}
-    # TODO (five lines): each layer's six matrices, drawn right after these three, layer after
-    #   layer, for layer in range(n_layer). First its four attention matrices, n_embd × n_embd
-    #   each, in train3's loop: for name in ('attn_wq', 'attn_wk', 'attn_wv', 'attn_wo'). Then
+    # TODO (five lines): each layer's six matrices, drawn right after these three, one layer after
+    #   another. First its four attention matrices, n_embd × n_embd each, in train3's order; then
     #   mlp_fc1, 4 * n_embd rows of n_embd numbers, and mlp_fc2, n_embd rows of 4 * n_embd. Each
     #   goes into weights under its layer's name: 'layer0.attn_wq', ..., 'layer0.mlp_fc2'.
     #   For now: no layer at all, so gpt() cannot run yet.
