@@ -213,9 +213,9 @@ def test_todo_comments_the_learner_left_are_dropped(assembler: Assembler, course
     starter = course.lesson("7.5").exercise.starter
     draft = starter.replace("                pass\n",
                             "                child.grad += node.grad * local_grad\n")
-    draft = draft.replace("                # TODO (one line): add `node` to the end of `order`",
+    draft = draft.replace("                # TODO (one line): `node` takes its place in `order`",
                           "                order.append(node)\n"
-                          "                # TODO (one line): add `node` to the end of `order`")
+                          "                # TODO (one line): `node` takes its place in `order`")
     assembly = assembler.assemble("train2.py", {"7.5": Work("done", draft)})
     assert "TODO" not in assembly.text
     assert "child.grad += node.grad * local_grad" in assembly.text
@@ -665,9 +665,9 @@ def guided_and_own_drafts(course: Course, number: str, fill: dict[str, str]) -> 
 @pytest.mark.parametrize("number, script, fill", [
     ("7.5", "train2.py", {
         "                pass\n": "                child.grad += node.grad * local_grad\n",
-        "                # TODO (one line): add `node` to the end of `order`":
-        "                order.append(node)\n                # TODO (one line): add `node` to "
-        "the end of `order`"}),
+        "                # TODO (one line): `node` takes its place in `order`":
+        "                order.append(node)\n                # TODO (one line): `node` takes its "
+        "place in `order`"}),
     ("10.5", "microgpt.py", {
         "    lr = 0.0\n": "    lr = learning_rate * (1 - step / num_steps)\n",
         "        p.grad = 0\n": "        p.data -= lr * m_hat / (v_hat ** 0.5 + eps)\n"

@@ -133,8 +133,20 @@ def test_the_lessons_own_starter_has_the_same_code(course, number):
             for block in todo_blocks(exercise.own_starter)] == list(exercise.on_my_own)
 
 
-def test_a_lesson_without_on_my_own_has_one_starter(course):
-    exercise = course.lesson("7.4").exercise
+def without_own_texts(copy: Path, number: str) -> Path:
+    """The copy of the course with lesson `number`'s `on_my_own:` texts taken out: a lesson
+    without them, whichever lessons of the real course still lack them."""
+    path = lesson_yaml(copy, number)
+    lines = path.read_text().split("\n")
+    start = lines.index("  on_my_own:")
+    end = next(n for n in range(start + 1, len(lines))
+               if lines[n] and not lines[n].startswith(("    ", "  #")))
+    path.write_text("\n".join(lines[:start] + lines[end:]))
+    return copy
+
+
+def test_a_lesson_without_on_my_own_has_one_starter(copy):
+    exercise = load_course(without_own_texts(copy, "7.4")).lesson("7.4").exercise
     assert exercise.on_my_own == () and exercise.own_starter == ""
     assert exercise.starters == {"guided": exercise.starter} and exercise.level_pairs() == []
 
@@ -165,7 +177,7 @@ def test_the_terminals_check_calls_the_untouched_own_starter_not_attempted(cours
     assert run.status == "fail"
 
 
-def test_start_writes_the_level_asked_for_and_remembers_a_default(tmp_path, course):
+def test_start_writes_the_level_asked_for_and_remembers_a_default(tmp_path, course, copy):
     exercise = course.lesson("7.5").exercise
     target = tmp_path / "work" / exercise.filename
     done = run_cli("start", "7.5", str(tmp_path / "work"), "--level", "own")
@@ -182,7 +194,8 @@ def test_start_writes_the_level_asked_for_and_remembers_a_default(tmp_path, cour
     assert (tmp_path / "again" / exercise.filename).read_text() == exercise.own_starter
     assert "TODOs on my own" in again.stdout
     # A lesson without on-my-own TODOs writes the guided ones, and says why.
-    other = run_cli("start", "7.4", str(tmp_path / "other"))
+    other = run_cli("--course", str(without_own_texts(copy, "7.4")), "start", "7.4",
+                    str(tmp_path / "other"))
     lesson = course.lesson("7.4")
     assert (tmp_path / "other" / lesson.exercise.filename).read_text() == lesson.exercise.starter
     assert "has no on-my-own TODOs yet" in other.stderr

@@ -27,15 +27,15 @@ class Value:
         return Value(self.data ** n, (self,), (n * self.data ** (n - 1),))
 
     def log(self):
-        # TODO: replace () with a one-element tuple: 1 / x, where x is self's number
+        # TODO: replace () with a one-element tuple: log's rate (lesson 4.6), as a plain number
         return Value(math.log(self.data), (self,), ())
 
     def exp(self):
-        # TODO: replace () with a one-element tuple: math.exp(x), where x is self's number
+        # TODO: replace () with a one-element tuple: exp's rate (lesson 4.6), as a plain number
         return Value(math.exp(self.data), (self,), ())
 
     def relu(self):
-        # TODO: replace () with a one-element tuple: 1.0 if self's number is above 0, else 0.0
+        # TODO: replace () with a one-element tuple: relu's slope at self's number, 1.0 or 0.0
         return Value(max(0, self.data), (self,), ())
 
     def __neg__(self): return self * -1

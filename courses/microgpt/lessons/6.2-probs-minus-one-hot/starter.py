@@ -61,9 +61,9 @@ def position_loss(token, target, n):
     probs = softmax(logits)
     # forward pass done; now the chain rule, from the loss back to the weights.
     # TODO (one line): dlogits = a list with one number per logit i: how fast this position's
-    #       share of the name's loss moves as logits[i] moves. For each i and p in
-    #       enumerate(probs): p, minus 1 if i is the target (minus 0 otherwise), all divided by
-    #       n, because the name's loss is the mean of its n positions.
+    #       share of the name's loss moves as logits[i] moves. As the Watch worked out: the
+    #       probability, minus 1 for the target only, over n (the name's loss is the mean of
+    #       its n positions).
     dlogits = [0.0] * len(probs)
     return -math.log(probs[target]), dlogits  # in 6.3 dlogits flows on, back through the layers
 

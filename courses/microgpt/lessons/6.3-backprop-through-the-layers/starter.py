@@ -67,17 +67,17 @@ def position_loss(token, target, n):
     for i, d in enumerate(dlogits):  # logits[i] = sum_j fc2[i][j] * h[j]
         for j, hj in enumerate(h):
             # TODO (two lines): logits[i] grows by fc2[i][j] for each unit of h[j], and by h[j]
-            #       for each unit of fc2[i][j]. So add the weight's share, d times h[j], into
-            #       grads['mlp_fc2'][i][j], and h[j]'s share, d times that weight, into dh[j].
+            #       for each unit of fc2[i][j]: each factor's share is d times the other one.
+            #       The weight's share goes into grads['mlp_fc2'], h[j]'s share into dh.
             pass
     for j, d in enumerate(dh):  # h[j] = relu(sum_k fc1[j][k] * x[k])
-        # TODO (one line): replace True with the ReLU gate. relu's slope is 1 where it let its
-        #       input through (the unit is on: h[j] above 0) and 0 where it cut it to 0.
+        # TODO (one line): replace True with the ReLU gate: relu's slope is 1 where it let its
+        #       input through and 0 where it cut it to 0, so only a unit that is on passes d on.
         if True:
             for k, xk in enumerate(x):
                 # TODO (two lines): the same two shares one layer down, with dh[j] as d:
-                #       into grads['mlp_fc1'][j][k] (the input is x[k] here), and into the
-                #       token's own embedding row, grads['wte'][token][k] (times fc1[j][k]).
+                #       the weight fc1[j][k]'s share into grads['mlp_fc1'], and x[k]'s share
+                #       into the row of grads['wte'] that belongs to the token read.
                 pass
     return -math.log(probs[target])
 

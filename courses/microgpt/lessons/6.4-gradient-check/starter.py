@@ -84,8 +84,8 @@ def name_loss(tokens, n):
 
 def gradient_check(tokens, n):
     """Nudge a weight each way, the slope should match grads; returns the largest difference."""
-    # TODO (one line): start worst at 0.0, and replace the nudge of 0.5 with a tiny one,
-    #       0.00001 (written 1e-5), so each slope is measured right at the weight.
+    # TODO (one line): worst starts at 0.0, and the nudge of 0.5 must become tiny, 1e-5, so
+    #       that each slope is measured right at the weight.
     worst, nudge = 0.0, 0.5
     for name, mat in weights.items():
         row = mat[-1]  # last row: for wte and mlp_fc2 that is BOS, which every name uses
@@ -97,9 +97,9 @@ def gradient_check(tokens, n):
             loss_down = name_loss(tokens, n)
             row[k] = old  # put the weight back exactly
             slope = (loss_up - loss_down) / (2 * nudge)
-            # TODO (one line): replace this print with the comparison: keep in `worst` the
-            #       largest distance so far between slope and the gradient backprop put in
-            #       grads for the same weight (row -1, number k), whichever is bigger.
+            # TODO (one line): replace this print with the comparison: `worst` keeps the
+            #       largest distance so far between the slope and backprop's gradient for
+            #       the same weight.
             print(f"  {name}[-1][{k}]: nudging {slope:+.8f}, backprop {grads[name][-1][k]:+.8f}")
     print(f"gradient check: max difference {worst:.2e}")
     return worst

@@ -125,8 +125,8 @@ def train_step(step, num_steps, learning_rate):
     for name, mat in weights.items():
         for row, grad_row in zip(mat, grads[name]):
             for k in range(len(row)):
-                # TODO (one line): move the weight row[k] a step of size lr against its
-                #       gradient grad_row[k], to make the loss smaller.
+                # TODO (one line): move the weight a step of size lr downhill: against its
+                #       gradient, to make the loss smaller.
                 # TODO (one line): then set the gradient back to 0, ready for the next name.
                 pass
     return loss

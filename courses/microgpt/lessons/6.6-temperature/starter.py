@@ -139,8 +139,8 @@ def sample_name(temperature):
     """One new name, drawn letter by letter until BOS comes out."""
 
     def next_token(token):  # the token after `token`, drawn at this temperature
-        # TODO (one line): divide every logit of mlp(token) by the temperature before the softmax,
-        #       so that a temperature below 1 makes the likely letters likelier still.
+        # TODO (one line): apply the temperature to the logits before the softmax, so that a
+        #       temperature below 1 makes the likely letters likelier still, and 1 changes nothing.
         probs = softmax(mlp(token)[2])
         token = random.choices(range(vocab_size), weights=probs)[0]
         return token

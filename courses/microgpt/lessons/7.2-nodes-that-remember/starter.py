@@ -13,7 +13,8 @@ class Value:
         # TODO (one line): self.grad, the number backward() will add this Value's gradient into.
         #       Nothing has been added yet when a Value is made.
         self._children = children         # the Values this one was computed from
-        # TODO (one line): keep local_grads on the new Value as self._local_grads.
+        # TODO (one line): the local grads, kept on the new Value as the line above keeps its
+        #       children.
 
     def __add__(self, other):
         other = other if isinstance(other, Value) else Value(other)

@@ -18,23 +18,23 @@ class Value:
     def __mul__(self, other):
         other = other if isinstance(other, Value) else Value(other)
         # TODO: replace () with one plain number per child, in the children's order (self, other):
-        #       d(out)/d(self) is other's number, d(out)/d(other) is self's number
+        #       how fast out moves as that child moves (lesson 4.6's table: the other factor)
         return Value(self.data * other.data, (self, other), ())
 
     def __pow__(self, n):
-        # TODO: replace () with a one-element tuple: n * x ** (n - 1), where x is self's number
+        # TODO: replace () with a one-element tuple: pow's rate (lesson 4.6), as a plain number
         return Value(self.data ** n, (self,), ())
 
     def log(self):
-        # TODO: replace () with a one-element tuple: 1 / x, where x is self's number
+        # TODO: replace () with a one-element tuple: log's rate (lesson 4.6), as a plain number
         return Value(math.log(self.data), (self,), ())
 
     def exp(self):
-        # TODO: replace () with a one-element tuple: math.exp(x), where x is self's number
+        # TODO: replace () with a one-element tuple: exp's rate (lesson 4.6), as a plain number
         return Value(math.exp(self.data), (self,), ())
 
     def relu(self):
-        # TODO: replace () with a one-element tuple: 1.0 if self's number is above 0, else 0.0
+        # TODO: replace () with a one-element tuple: relu's slope at self's number, 1.0 or 0.0
         return Value(max(0, self.data), (self,), ())
 
     def __neg__(self): return self * -1

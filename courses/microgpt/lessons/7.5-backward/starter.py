@@ -46,8 +46,8 @@ class Value:
                 seen.add(node)
                 for child in node._children:
                     visit(child)
-                # TODO (one line): add `node` to the end of `order`. Here, after the loop,
-                # every child of `node` is already in `order`, so `node` lands after them.
+                # TODO (one line): `node` takes its place in `order` here, after the loop: by
+                # now every child of `node` is in `order`, so `node` lands after them.
 
         visit(self)
         self.grad = 1

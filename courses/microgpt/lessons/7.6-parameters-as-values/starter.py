@@ -30,8 +30,8 @@ block_size = 16  # longest name prefix trained on
 
 
 def matrix(rows, cols, std=0.08):
-    # TODO (one line): return rows lists of cols parameters each, every one a Value of its own
-    #       holding random.gauss(0, std), drawn row after row.
+    # TODO (one line): return train1's grid of rows by cols random numbers, drawn in the same
+    #       order, with every number now a Value of its own.
     return []
 
 
@@ -77,8 +77,8 @@ def train_step(step):
 
     lr = decayed(learning_rate, step, num_steps)  # falls in a straight line to 0 at num_steps
     for p in params:  # step downhill, then zero the grad: backward() adds into it
-        # TODO (two lines): move p's number a step of size lr against its grad; then set its
-        #       grad back to 0, ready for the next name.
+        # TODO (two lines): lesson 6.5's step, on the Value p: its number goes downhill by lr
+        #       times its grad, then its grad is cleared for the next name.
         pass
     print(f"step {step + 1:4d} / {num_steps} | loss {loss.data:.4f}")
     return loss

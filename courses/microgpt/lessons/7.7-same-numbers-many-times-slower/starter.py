@@ -53,9 +53,10 @@ def softmax(logits):
 
 def mlp(token):
     x = weights['wte'][token]                        # the letter's embedding row
-    # TODO (one line): x, the hidden layer: linear(x, weights['mlp_fc1']), then each of its
-    #       Values through relu, as a Value of its own.
-    # TODO (one line): return the logits, one per next letter: linear of x with mlp_fc2.
+    # TODO (one line): x, the hidden layer: train1's fc1 layer and its ReLU, with every unit
+    #       now a Value that keeps its place in the graph.
+    # TODO (one line): return the logits, one per next letter, made from the hidden layer as
+    #       train1's mlp made them.
     return []
 
 

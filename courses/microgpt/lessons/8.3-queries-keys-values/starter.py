@@ -33,8 +33,8 @@ def matrix(rows, cols, std=0.08):
 weights = {'wte': matrix(vocab_size, n_embd), 'wpe': matrix(block_size, n_embd),
            'lm_head': matrix(vocab_size, n_embd)}
 # TODO (two lines): four more matrices, each n_embd x n_embd, drawn in this order: 'attn_wq',
-#       'attn_wk', 'attn_wv', 'attn_wo' (a for loop over their names). The line below is a
-#       stand-in that draws 'attn_wo' alone so that the file runs: replace it.
+#       'attn_wk', 'attn_wv', 'attn_wo'. The line below is a stand-in that draws 'attn_wo'
+#       alone so that the file runs: replace it.
 weights['attn_wo'] = matrix(n_embd, n_embd)
 params = [p for mat in weights.values() for row in mat for p in row]
 print(f"parameters: {len(params)}")
@@ -57,10 +57,9 @@ def gpt(token, pos, keys=[], values=[]):  # a stand-in: lesson 8.7 has you write
     # attention: this position looks back at every position so far
     residual = x
     x = rmsnorm(x)
-    # TODO (three lines): q, k and v, each x through its own matrix with linear():
-    #       q with weights['attn_wq'] (what this position is looking for), k with
-    #       weights['attn_wk'] (what it offers to later ones) and v with weights['attn_wv']
-    #       (what it hands over when it is picked). The line below is a stand-in: replace it.
+    # TODO (three lines): q, k and v, each x through its own attention matrix: q, what this
+    #       position is looking for; k, what it offers to later ones; v, what it hands over
+    #       when it is picked. The line below is a stand-in: replace it.
     q = k = v = x
     add_to_cache(keys, values, k, v)  # the cache keeps every position's k and v (lesson 8.6)
     attn = attention_weights(q, keys)  # how well q matches each key so far (lesson 8.4)

@@ -65,10 +65,11 @@ def gpt(token, pos, keys=[], values=[]):  # a stand-in: lesson 8.7 has you write
     k = linear(x, weights['attn_wk'])  # what this position offers to later ones
     v = linear(x, weights['attn_wv'])  # what it hands over when it is picked
     add_to_cache(keys, values, k, v)  # the cache keeps every position's k and v (lesson 8.6)
-    # TODO (one line): scores, one for each key in keys (the keys of every position so far,
-    #       this one's included): q · past_k, the sum of qi * ki over their pairs, divided by
-    #       the square root of the width, n_embd ** 0.5.
-    # TODO (one line): attn, the scores turned into weights that add up to 1, with softmax.
+    # TODO (one line): scores, one for each key in keys (every position so far, this one's
+    #       included): how well q matches that key, their dot product, scaled down by the
+    #       square root of the width.
+    # TODO (one line): attn, the scores turned into weights that are never negative and add
+    #       up to 1.
     attn = [1 / len(keys) for past_k in keys]  # stand-in: the same weight for every position
     x = attention_output(attn, values, residual, weights)  # the values blended (lesson 8.5)
     return read_out(x, weights)  # one logit per token, through lm_head (lesson 8.7)

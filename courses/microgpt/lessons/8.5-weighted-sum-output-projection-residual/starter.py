@@ -58,8 +58,8 @@ def gpt(token, pos, keys=[], values=[]):  # a stand-in: lesson 8.7 has you write
     x = [t + p for t, p in zip(weights['wte'][token], weights['wpe'][pos])]
     x = rmsnorm(x)
     # attention: this position looks back at every position so far
-    # TODO (two lines): keep x as it is now in `residual` (the block adds it back at the end),
-    #       then normalize x with rmsnorm for attention to read.
+    # TODO (two lines): keep x as the block found it, in `residual`, to add back at the end;
+    #       then normalize x for attention to read.
     q = linear(x, weights['attn_wq'])  # what this position is looking for
     k = linear(x, weights['attn_wk'])  # what this position offers to later ones
     v = linear(x, weights['attn_wv'])  # what it hands over when it is picked
@@ -67,10 +67,10 @@ def gpt(token, pos, keys=[], values=[]):  # a stand-in: lesson 8.7 has you write
     # how well q matches each key so far; dividing by sqrt(width) keeps softmax from saturating
     scores = [sum(qi * ki for qi, ki in zip(q, past_k)) / n_embd ** 0.5 for past_k in keys]
     attn = softmax(scores)
-    # TODO (one line): x, the blend of the values: for each i in range(n_embd), the sum over
-    #       the positions so far of attn's weight times number i of that position's value.
-    # TODO (one line): x through the output projection, weights['attn_wo'], with linear().
-    # TODO (one line): add the residual back: x plus residual, number by number.
+    # TODO (one line): x, the blend of the values: each of its n_embd numbers is the sum over
+    #       the positions so far of that number of their value, weighted by attn.
+    # TODO (one line): x through the output projection, attn_wo.
+    # TODO (one line): add the residual back, number by number.
     x = v  # stand-in: this position's own value and nothing else (replace this line)
     return read_out(x, weights)  # one logit per token, through lm_head (lesson 8.7)
 

@@ -63,8 +63,8 @@ def gpt(token, pos, keys=[], values=[]):  # a stand-in: lesson 8.7 has you write
     q = linear(x, weights['attn_wq'])  # what this position is looking for
     k = linear(x, weights['attn_wk'])  # what this position offers to later ones
     v = linear(x, weights['attn_wv'])  # what it hands over when it is picked
-    # TODO (two lines): the cache. Add k to the end of keys and v to the end of values: the
-    #       lists the caller passed in, which keep the key and value of every earlier position.
+    # TODO (two lines): the cache. keys and values, the lists the caller passed in, keep the
+    #       key and value of every earlier position: this position's must be kept there too.
     keys, values = [k], [v]  # stand-in: this position sees only itself (replace this line)
     # how well q matches each key so far; dividing by sqrt(width) keeps softmax from saturating
     scores = [sum(qi * ki for qi, ki in zip(q, past_k)) / n_embd ** 0.5 for past_k in keys]
@@ -81,11 +81,11 @@ def name_loss(doc):
     """The mean loss of one name, position by position: the forward half of a training step."""
     tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
     n = positions(tokens, block_size)  # one per next token, at most block_size
-    # TODO (one line): a fresh cache for this name: keys and values, two empty lists.
+    # TODO (one line): a fresh, empty cache of keys and values for this name.
     losses = []
     for pos in range(n):
-        # TODO (one line): probs, the softmax of gpt()'s logits for the token at pos, with the
-        #       cache passed along, so that this position sees every position before it.
+        # TODO (one line): probs as the stand-in makes them, but with this name's cache passed
+        #       to gpt(), so that this position sees every position before it.
         probs = softmax(gpt(tokens[pos], pos, [], []))  # stand-in: a new, empty cache each time
         losses.append(-probs[tokens[pos + 1]].log())
     return (1 / n) * sum(losses)

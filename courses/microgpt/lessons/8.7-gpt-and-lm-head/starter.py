@@ -55,10 +55,9 @@ def rmsnorm(x):
     return [xi * scale for xi in x]
 
 
-# TODO (one line): gpt() takes the cache from its caller. Write the def line with four
-#       plain parameters: the token, its position, and the keys and values of the name so far.
-#       The stand-in's default lists are made once, when def runs, and shared by every call
-#       that leaves them out.
+# TODO (one line): gpt() takes the cache of the name so far from its caller, with no
+#       default: the stand-in's default lists are made once, when def runs, and shared by
+#       every call that leaves them out.
 def gpt(token, pos, keys=[], values=[]):  # stand-in: replace this line
     x = [t + p for t, p in zip(weights['wte'][token], weights['wpe'][pos])]
     x = rmsnorm(x)
@@ -78,7 +77,7 @@ def gpt(token, pos, keys=[], values=[]):  # stand-in: replace this line
     x = linear(x, weights['attn_wo'])
     x = [a + b for a, b in zip(x, residual)]
     # TODO (one line): return the logits, one per token: x read out through train3's own
-    #       read-out matrix, weights['lm_head'], with linear().
+    #       read-out matrix, lm_head, not the embedding table.
     return linear(x, weights['wte'])  # stand-in: reads out with the embedding table
 
 
