@@ -37,6 +37,7 @@ PG_URL ?= postgres://linebyline:linebyline@127.0.0.1:5432/linebyline
 test: build
 	scripts/system-deps.sh
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	cd frontend && npx tsc --noEmit
 	$(BIN)/linebyline lint --strict --require-full-coverage
 	$(BIN)/pytest -n $(TEST_WORKERS) --durations=15

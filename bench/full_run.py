@@ -15,7 +15,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from linebyline.course import default_course_path
-from linebyline.scripts import find_script, parse_step, run_script
+from linebyline.mine.scripts import find_script, parse_step, run_script
 
 ROOT = Path(__file__).resolve().parents[1]
 PUBLISHED_LOSSES = {1: "3.3660", 2: "3.4243", 3: "3.1778", 4: "3.0664", 5: "3.2209",

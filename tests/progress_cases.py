@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from linebyline import progress_merge as pm
+from linebyline.progress import merge as pm
 
 DEVICES = ["b-a", "b-b", "b-c", "cli-d", "b-e", "b-f", "b-g", "v1-0badf00d"]
 TIMES = st.one_of(st.integers(0, 6), st.sampled_from([1_700_000_000_000, pm.MAX_TIME]))
@@ -56,7 +56,7 @@ def documents() -> st.SearchStrategy[dict]:
 
 
 def settings_entries() -> st.SearchStrategy[dict]:
-    """A document's settings, as progress_merge.read_settings gives them."""
+    """A document's settings, as progress.merge.read_settings gives them."""
     return st.dictionaries(
         st.sampled_from(sorted(pm.SETTINGS)),
         st.fixed_dictionaries({"value": st.sampled_from(pm.SETTINGS["todoLevel"]), "at": TIMES}),

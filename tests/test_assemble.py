@@ -29,8 +29,8 @@ from linebyline.mine.assemble import (
     plain_course,
     read_progress,
 )
+from linebyline.mine.scripts import parse_step, run_source
 from linebyline.mine.terminal import run_recorded, verdict
-from linebyline.scripts import parse_step, run_source
 
 from .learner_files import learner_files
 

@@ -19,8 +19,8 @@ import pytest
 from linebyline.computed import compute_lesson
 from linebyline.course import default_course_path, load_course
 from linebyline.dataset import names_file
+from linebyline.mine.scripts import parse_step, run_source
 from linebyline.mine.training import SetupError, configure
-from linebyline.scripts import parse_step, run_source
 
 COURSE = default_course_path()
 KEPT = json.loads((COURSE / "runs" / "microgpt.json").read_text(encoding="utf-8"))

@@ -20,7 +20,7 @@ from pathlib import Path
 from linebyline.computed import compute_lesson
 from linebyline.course import default_course_path, load_course
 from linebyline.dataset import names_file
-from linebyline.scripts import parse_step, run_source
+from linebyline.mine.scripts import parse_step, run_source
 
 COURSE = default_course_path()
 

@@ -1,4 +1,4 @@
-"""The browser's merge (frontend/src/merge.ts, run by Node) and Python's (progress_merge.py) give
+"""The browser's merge (frontend/src/merge.ts, run by Node) and Python's (progress/merge.py) give
 the same answer on the same generated cases: merged lessons, read documents, refused documents."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from linebyline import progress_merge as pm
+from linebyline.progress import merge as pm
 from tests.progress_cases import documents, settings_entries
 from tests.test_progress_merge import LAWS
 

@@ -21,9 +21,9 @@ from linebyline.course.fields import Fields
 from linebyline.course.widgets import KINDS
 from linebyline.course.yamlfile import Mapping
 from linebyline.dataset import names_file
+from linebyline.mine.scripts import run_script
 from linebyline.runtime import run_checks
 from linebyline.runtime.program import run_program
-from linebyline.scripts import run_script
 
 LESSONS = {
     "1.1": ("The demo", "the-demo", "train0.py", ((1, 1), (3, 7), (191, 191)), "train-run"),

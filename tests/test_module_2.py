@@ -18,9 +18,9 @@ from linebyline.computed import compute_lesson
 from linebyline.course import apply_edits, default_course_path, load_course
 from linebyline.course.widgets import bigram_table, name_surprise, sample_steps
 from linebyline.dataset import names_file
+from linebyline.mine.scripts import run_script
 from linebyline.runtime import run_checks
 from linebyline.runtime.program import run_program
-from linebyline.scripts import run_script
 
 NUMBERS = ["2.1", "2.2", "2.3", "2.4", "2.5"]
 TITLES = {

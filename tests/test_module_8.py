@@ -21,7 +21,7 @@ from linebyline.computed import compute_lesson
 from linebyline.course import default_course_path, load_course
 from linebyline.course.widgets import attention_grid
 from linebyline.dataset import names_file
-from linebyline.scripts import run_source
+from linebyline.mine.scripts import run_source
 
 COURSE = default_course_path()
 LESSONS = {

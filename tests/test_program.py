@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from linebyline.dataset import BUNDLED_NAMES
-from linebyline.scripts import ScriptError, find_script, parse_step, run_script, with_steps
+from linebyline.mine.scripts import ScriptError, find_script, parse_step, run_script, with_steps
 
 # Steps 1-5 and 10 are the published figures; the others are what microgpt.py printed in the
 # run that reproduced them (and step 100, 500 and 1000: see bench/full_run.py).

@@ -12,7 +12,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from linebyline import progress_merge as pm
+from linebyline.progress import merge as pm
 from tests.progress_cases import documents, lessons, settings_entries
 
 # A few hundred examples per law in CI; bench/merge_laws.py sets LINEBYLINE_MERGE_EXAMPLES to run

@@ -16,7 +16,7 @@ import pytest
 
 from linebyline.computed import compute_lesson
 from linebyline.course import apply_edits
-from linebyline.local_progress import LocalProgress
+from linebyline.progress.local import LocalProgress
 from linebyline.terminal.quiz import seeded_order
 
 from .conftest import ROOT, run_cli

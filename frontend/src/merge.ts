@@ -1,4 +1,4 @@
-// The progress merge, the same rules as src/linebyline/progress_merge.py (read that file's notes):
+// The progress merge, the same rules as src/linebyline/progress/merge.py (read that file's notes):
 // a join (commutative, associative, idempotent), so devices and tabs that exchange progress in
 // any order end with the same state. tests/test_merge_agrees.py runs this and the Python merge on
 // the same generated cases: change both or neither.
@@ -99,7 +99,7 @@ export function readDocument(value: unknown, course?: string): { course: string;
   return { course: slug, lessons };
 }
 
-/** A document's settings ({} without any), as progress_merge.read_settings reads them. */
+/** A document's settings ({} without any), as progress.merge.read_settings reads them. */
 export function readSettings(value: unknown): Settings {
   if (!isObject(value) || !("settings" in value)) return {};
   const settings = value.settings;

@@ -11,11 +11,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import __version__, account_link, teacher_cli
+from . import __version__, teacher_cli
 from .course import Course, CourseErrors, Lesson, courses_root, default_course_path
 from .dataset import BUNDLED_NAMES, DatasetError
+from .progress import account as account_link
 from .runtime.words import plural
 from .sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
+from .terminal.usage import UsageError
 
 if TYPE_CHECKING:  # each command imports what it needs, when it runs: `check` must start fast
     from tqdm import tqdm
@@ -28,10 +30,6 @@ MAX_SOURCE_BYTES = 1_000_000  # a lesson's file is a few kilobytes
 MAX_TIMEOUT = 3600.0  # seconds
 MEMORY_RANGE = (64, 1_048_576)  # MB: Python needs about 64 to start; 1 TB is past any machine
 MAX_STEPS = 1_000_000
-
-
-class UsageError(Exception):
-    """Something the user asked for cannot be done as asked (exit code 2)."""
 
 
 def _number_in(kind: type, low: float, high: float, what: str):
@@ -192,7 +190,7 @@ def _start_level(args: argparse.Namespace, lesson: Lesson) -> str:
 
 def _latest_draft(course: Course, lesson: Lesson) -> dict | None:
     """The newest draft of the lesson on this machine or (signed in) in the account."""
-    from . import progress_merge as pm
+    from .progress import merge as pm
     from .terminal.learner import local_progress, sync_now
 
     local = local_progress(course)
@@ -256,13 +254,14 @@ def cmd_login(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     print(f"Signed in to {login.url} as {login.username}. Your progress on this machine and "
           "your account's are kept merged, as in the browser.")
-    from . import account_link as link
+    from .progress import account as link
+    from .progress import sync as progress_sync
     from .terminal.learner import local_progress, published
 
     course = _course(args.course)
     local = local_progress(course)
     try:
-        for note in link.sync(login, local, published(course)):
+        for note in progress_sync.sync(login, local, published(course)):
             print(note)
         done = _done_count(local.lessons())
         print(f"Merged: {done} lesson{'' if done == 1 else 's'} done, here and in the browser.")
@@ -373,14 +372,14 @@ def check_once(args: argparse.Namespace, course: Course, lesson: Lesson, path: P
 
 def _check_events(course: Course, lesson: Lesson, result: Result, source: str, local) -> None:
     """For the teacher's view, as the lesson page records a checked run."""
-    from .terminal.events import record_event
+    from .progress.events import record_event
 
     if local.lesson(lesson.number)["status"] == "not-started" and \
             result.status != "not-attempted":
-        record_event(course, lesson.number, {"kind": "start"}, local)
-    record_event(course, lesson.number, {"kind": "check", "status": result.status, "checks": [
+        record_event(local, lesson.number, {"kind": "start"})
+    record_event(local, lesson.number, {"kind": "check", "status": result.status, "checks": [
         {"name": c.name, "status": c.status, "message": c.message} for c in result.checks],
-        "code": source}, local)
+        "code": source})
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -517,7 +516,7 @@ class StepPrinter:
     def __call__(self, line: str) -> None:
         from tqdm import tqdm
 
-        from .scripts import parse_step
+        from .mine.scripts import parse_step
 
         step = parse_step(line)
         if step is None:
@@ -538,7 +537,7 @@ class StepPrinter:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from .scripts import ScriptError, find_script, run_source
+    from .mine.scripts import ScriptError, find_script, run_source
 
     course = _course(args.course)
     if args.progress and not args.mine:
@@ -562,9 +561,9 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def _train_mine(args: argparse.Namespace, course: Course) -> int:
     from .dataset import check_dataset
+    from .mine.scripts import ScriptError
     from .mine.terminal import ReferenceRun, describe, run_recorded, verdict
     from .mine.training import SetupError, configure
-    from .scripts import ScriptError
 
     assembly = _assembly(args, course)
     print("\n".join(describe(assembly)[:1]) + " (`linebyline assemble` lists them.)")

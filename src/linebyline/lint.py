@@ -13,9 +13,9 @@ from pathlib import Path
 from . import lesson_standard
 from .computed import compute_lesson, compute_review
 from .course import Course, Lesson, apply_edits
+from .mine.scripts import NUM_STEPS, TRAINING_LOOP
 from .runtime.words import plural
 from .sandbox import check_source
-from .scripts import NUM_STEPS, TRAINING_LOOP
 
 
 @dataclass

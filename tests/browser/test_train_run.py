@@ -14,8 +14,8 @@ from playwright.sync_api import Page, expect
 
 from linebyline.course import default_course_path
 from linebyline.dataset import names_file
+from linebyline.mine.scripts import parse_step, run_script, run_source
 from linebyline.mine.training import configure
-from linebyline.scripts import parse_step, run_script, run_source
 
 from .conftest import axe_violations, wait_for_python
 

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 from linebyline.course import default_course_path, load_course
 from linebyline.dataset import names_file
-from linebyline.scripts import parse_step, run_source
+from linebyline.mine.scripts import parse_step, run_source
 
 from .conftest import busy_widget_passes_axe_and_fits_a_phone, wait_for_python
 

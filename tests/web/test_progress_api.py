@@ -11,8 +11,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 
-from linebyline import progress_merge as pm
 from linebyline.accounts.models import AccessToken, ProgressDocument
+from linebyline.progress import merge as pm
 
 API = "/api/progress/"
 

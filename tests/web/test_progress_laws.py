@@ -16,9 +16,9 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from linebyline import progress_merge as pm
 from linebyline.accounts import store
 from linebyline.accounts.models import ProgressDocument, SetAsideProgress
+from linebyline.progress import merge as pm
 
 from ..progress_cases import lessons as generated_lessons
 

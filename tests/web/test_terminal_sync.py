@@ -61,8 +61,8 @@ def test_lessons_the_server_lacks_stay_here_and_the_rest_syncs(live_server, copy
 def test_events_wait_for_the_account_they_were_recorded_under(live_server, course):
     """Ada's hint, recorded while she was signed in, does not go as Bob's after Bob signs in on
     the same terminal; it goes as hers when she is back."""
-    from linebyline import account_link
-    from linebyline.terminal.events import record_event, send_events, waiting
+    from linebyline.progress import account as account_link
+    from linebyline.progress.events import record_event, send_events, waiting
     from linebyline.terminal.learner import local_progress
 
     people = {}
@@ -71,7 +71,7 @@ def test_events_wait_for_the_account_they_were_recorded_under(live_server, cours
         people[name] = (user, AccessToken.issue(user, "laptop")[1])
     local = local_progress(course)
     ada = account_link.log_in(live_server.url, people["ada"][1])
-    record_event(course, "7.4", {"kind": "hint", "hint": 1}, local)
+    record_event(local, "7.4", {"kind": "hint", "hint": 1})
     bob = account_link.log_in(live_server.url, people["bob"][1])
     assert not waiting(bob, local)
     send_events(bob, local, timeout=10)
@@ -87,8 +87,8 @@ def test_events_wait_for_the_account_they_were_recorded_under(live_server, cours
 def test_a_batch_naming_a_lesson_the_server_lacks_keeps_the_rest(live_server, copy, course):
     """A sync that started before another learnt that the server lacks 7.5 sends a batch with
     7.5's events: the server names the lesson, and the rest of the batch is stored, not lost."""
-    from linebyline import account_link
-    from linebyline.terminal.events import record_event, send_events, waiting
+    from linebyline.progress import account as account_link
+    from linebyline.progress.events import record_event, send_events, waiting
     from linebyline.terminal.learner import local_progress
 
     shutil.rmtree(next(copy.glob("lessons/7.5-*")))
@@ -96,7 +96,7 @@ def test_a_batch_naming_a_lesson_the_server_lacks_keeps_the_rest(live_server, co
     local = local_progress(course)
     login = account_link.log_in(live_server.url, AccessToken.issue(ada, "laptop")[1])
     for number in ("7.4", "7.5", "7.4"):
-        record_event(course, number, {"kind": "hint", "hint": 1}, local)
+        record_event(local, number, {"kind": "hint", "hint": 1})
     with override_settings(COURSE_DIR=str(copy)):
         send_events(login, local, timeout=10)
     assert list(LearningEvent.objects.values_list("lesson", "kind")) == [("7.4", "hint")] * 2

@@ -14,11 +14,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django_ratelimit.core import is_ratelimited
 
-from .. import progress_merge as pm
 from ..course import CourseErrors
-from ..teaching.access import can_teach
+from ..progress import merge as pm
 from ..web.pages import current
 from . import store
+from .contributions import flags_of
 from .openapi import description
 from .tokens import NotSignedIn, authenticate, bearer_token, csrf_problem
 
@@ -173,7 +173,7 @@ def _signed_in_account(request: HttpRequest) -> HttpResponse:
         # The id the page's events and progress are kept under, and the quiz shuffle's seed (the
         # same choice order on every device).
         "account": str(user.pk), "learnerSeed": f"account-{user.pk}",
-        "teach": can_teach(user), "links": _links(),
+        **flags_of(user), "links": _links(),  # "teach", from the teaching app
         "messages": [] if token else _shown_messages(request),
     })
 

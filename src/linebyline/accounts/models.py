@@ -23,7 +23,7 @@ class ProgressDocument(models.Model):
                              related_name="progress_documents")
     course = models.SlugField(max_length=60)
     lessons = models.TextField(default="{}")
-    # The learner's settings for the course (progress_merge.read_settings), as JSON text.
+    # The learner's settings for the course (progress.merge.read_settings), as JSON text.
     settings = models.TextField(default="{}")
     revision = models.PositiveBigIntegerField(default=0)
     updated = models.DateTimeField(auto_now=True)

@@ -1,4 +1,4 @@
-"""The OpenAPI 3.1 description of the API, written by hand from progress_merge's limits.
+"""The OpenAPI 3.1 description of the API, written by hand from progress.merge's limits.
 
 tests/web/test_api_fuzz.py sends what schemathesis generates from it and checks every answer
 against it: codes, content types and bodies. JSON Schema cannot say everything the server checks
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import __version__
-from .. import progress_merge as pm
+from ..progress import merge as pm
 
 TIME = {"type": "integer", "minimum": 0, "maximum": pm.MAX_TIME,
         "description": "milliseconds since 1970-01-01 UTC, as the device that acted saw them"}

@@ -8,7 +8,7 @@ from collections.abc import Collection, Iterable
 
 from django.db import IntegrityError, OperationalError, transaction
 
-from .. import progress_merge as pm
+from ..progress import merge as pm
 from .models import ProgressDocument, SetAsideProgress
 
 MAX_STORED = 4 * 1024 * 1024  # bytes of JSON per course (the lessons, as stored)
@@ -98,7 +98,7 @@ def _stored_settings(stored: ProgressDocument | None) -> dict:
 def merge_into(user, course: str, incoming: pm.Lessons, known: Collection[str],
                settings: dict | None = None) -> pm.Lessons:
     """Merge `incoming` (lessons of the course only: the caller checked) into the stored progress
-    and return the result; `settings` (read by progress_merge.read_settings) are merged into the
+    and return the result; `settings` (read by progress.merge.read_settings) are merged into the
     stored ones in the same write (load_settings reads them). Stored lessons the course no
     longer has are set aside on the way.
 

@@ -17,9 +17,9 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from ..teaching.export import learner_data
 from ..web.models import LessonFeedback
 from ..web.pages import current
+from .contributions import data_of
 from .forms import ConfirmPasswordForm, ProfileForm, TokenForm
 from .models import MAX_TOKENS, AccessToken, ProgressDocument, SetAsideProgress
 
@@ -137,7 +137,7 @@ def my_data(request: HttpRequest) -> HttpResponse:
                      for f in LessonFeedback.objects.filter(user=user).order_by("created")],
         "terminal_tokens": [{"name": t.name, "starts_with": t.hint, "created": _iso(t.created),
                              "last_used": _iso(t.last_used)} for t in user.access_tokens.all()],
-        **learner_data(user),  # the classes joined, and what the lesson pages recorded
+        **data_of(user),  # from the teaching app: the classes joined, what the pages recorded
     }
     return _json_download(data, f"linebyline-data-{user.pk}.json")
 

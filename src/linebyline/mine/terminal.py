@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING
 
 from ..computed import cache_dir
 from ..course import Course
-from ..scripts import run_source
 from .assemble import Assembly, ProgressError, Unchecked, Work, read_progress
+from .scripts import run_source
 from .training import Verdict, compare, configure
 
 if TYPE_CHECKING:
-    from ..local_progress import LocalProgress
+    from ..progress.local import LocalProgress
 
 MAX_PROGRESS_BYTES = 64_000_000  # a file of every lesson's longest draft is about 15 MB
 RECORD_PROTOCOL = "1"  # bump when what a record holds changes

@@ -40,7 +40,7 @@ from django_ratelimit.core import is_ratelimited
 from django_ratelimit.decorators import ratelimit
 
 from ..course import Course, CourseErrors
-from ..progress_merge import MAX_DRAFT, utf16_length
+from ..progress.merge import MAX_DRAFT, utf16_length
 from ..web.pages import current
 from .failures import failing, first_failure
 from .models import CheckFailure, LearningEvent

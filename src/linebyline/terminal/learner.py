@@ -1,12 +1,13 @@
-"""The learner's record from a terminal: this machine's progress (local_progress.py), kept in step
-with the account when signed in (account_link.py), the way the browser keeps its own."""
+"""The learner's record from a terminal: this machine's progress (progress/local.py), kept in step
+with the account when signed in (progress/account.py), the way the browser keeps its own."""
 from __future__ import annotations
 
 import sys
 from typing import TYPE_CHECKING
 
-from .. import account_link
-from ..local_progress import FIX_AFTER, LocalProgress
+from ..progress import account as account_link
+from ..progress import sync as progress_sync
+from ..progress.local import FIX_AFTER, LocalProgress
 
 if TYPE_CHECKING:
     from ..course import Course, Lesson
@@ -16,8 +17,9 @@ QUICK_SYNC_S = 4.0  # what a command that shows progress waits for the account, 
 
 
 def local_progress(course: Course) -> LocalProgress:
-    local = LocalProgress(course.slug)
-    if account_link.current() is not None:
+    login = account_link.current()
+    local = LocalProgress(course.slug, signed_in_device=login.device if login else "")
+    if login is not None:
         account_link.adopt_pending(local)
     return local
 
@@ -36,9 +38,9 @@ def send_later(course_arg: str | None, course: Course, local: LocalProgress) -> 
     """After a change: signed in, the account gets it from a process of its own, so the command
     never waits on the server. What to say about it ("" when not signed in)."""
     login = account_link.current()
-    if login is None or not account_link.needs_sync(login, local, published(course)):
+    if login is None or not progress_sync.needs_sync(login, local, published(course)):
         return ""
-    account_link.sync_in_background(course_arg)
+    progress_sync.sync_in_background(course_arg)
     return f"Saved here; going to {login.username}'s account at {login.url} in the background."
 
 
@@ -48,7 +50,7 @@ def sync_now(course: Course, local: LocalProgress, timeout: float = QUICK_SYNC_S
     if login is None:
         return ""
     try:
-        notes = account_link.sync(login, local, published(course), timeout=timeout)
+        notes = progress_sync.sync(login, local, published(course), timeout=timeout)
     except account_link.AccountError as error:
         return f"(Your account could not be reached ({error}); this is this machine's progress.)"
     return "\n".join(notes)

@@ -62,9 +62,9 @@ def hint(course_arg: str | None, course: Course, lesson: Lesson, screen: Screen,
     count = min(shown + 1, len(hints)) if not every else max(shown, 1)
     if count > shown:
         local.record_hints(lesson.number, count)
-        from .events import record_event
+        from ..progress.events import record_event
 
-        record_event(course, lesson.number, {"kind": "hint", "hint": count})
+        record_event(local, lesson.number, {"kind": "hint", "hint": count})
     say_problems(local)
     first = 1 if every else count
     for number in range(first, count + 1):
@@ -94,7 +94,7 @@ def solution(course: Course, lesson: Lesson, screen: Screen, yes: bool) -> int |
         if (answer or "").strip().lower() not in ("y", "yes"):
             screen.line("Not shown.")
             return 0
-    from .events import record_event
+    from ..progress.events import record_event
 
     local = local_progress(course)
     with local.changing_notes() as notes:  # the browser counts it for the teacher only, too
@@ -102,7 +102,7 @@ def solution(course: Course, lesson: Lesson, screen: Screen, yes: bool) -> int |
         if lesson.number not in revealed:
             revealed.append(lesson.number)
         notes["solutions"] = revealed
-    record_event(course, lesson.number, {"kind": "solution"})
+    record_event(local, lesson.number, {"kind": "solution"})
     screen.line(f"The solution of lesson {lesson.number} ({lesson.exercise.filename}):", "title")
     screen.code(lesson.exercise.solution)
     return 0

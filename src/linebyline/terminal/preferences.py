@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..account_link import config_dir
 from ..course.levels import GUIDED, LEVELS, OWN
-from ..local_progress import write_private
+from ..progress.account import config_dir
+from ..progress.local import write_private
 
 # Each setting: its values, its default, and what it does (for `config` and its --help).
 SETTINGS = {

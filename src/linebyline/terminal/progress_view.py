@@ -9,8 +9,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import account_link
-from .. import progress_merge as pm
+from ..progress import account as account_link
+from ..progress import merge as pm
+from ..progress import sync as progress_sync
 from ..runtime.words import plural
 from .learner import local_progress, published, say_problems
 from .lessons_view import MARKS, mark_of
@@ -35,7 +36,7 @@ def progress_command(args: argparse.Namespace, course: Course, usage: type[Excep
                 print("Not signed in (`linebyline login`): the progress stays on this machine.")
         else:
             try:
-                notes = account_link.sync(login, local, published(course))
+                notes = progress_sync.sync(login, local, published(course))
             except account_link.AccountError as error:
                 if args.quiet:
                     return 1
@@ -101,7 +102,7 @@ def _summary(course: Course, local, login) -> None:
               "browser does.")
         return
     problem = account_link.last_problem(login, local)
-    if account_link.needs_sync(login, local, published(course)):
+    if progress_sync.needs_sync(login, local, published(course)):
         print(f"Signed in as {login.username} at {login.url}; not all of it is in the account "
               f"yet{f' ({problem})' if problem else ''}: `linebyline progress --sync` sends it.")
     else:

@@ -8,8 +8,8 @@ import math
 import re
 from typing import TYPE_CHECKING
 
-from .. import account_link
-from .. import progress_merge as pm
+from ..progress import account as account_link
+from ..progress import merge as pm
 from .learner import local_progress, say_problems, send_later
 from .screen import Screen
 

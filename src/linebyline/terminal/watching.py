@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .usage import UsageError
+
 DEBOUNCE_MS = 200  # an editor's save is often several writes: one check for them all
 
 
@@ -36,8 +38,6 @@ def watch(path: Path, check: Callable[[], Any]) -> int:
 
 
 def _once(check: Callable[[], Any], path: Path) -> None:
-    from ..cli import UsageError
-
     try:
         check()
     except UsageError as error:  # unreadable for a moment (say, half-saved): said, then waited on

@@ -23,8 +23,7 @@ from ..lesson_standard import learner_lines
 from ..mine.assemble import MAX_DRAFT_CHARS
 from . import rendered
 from .mine import assembler_url
-from .pages import CourseView
-from .views import _course_or_error
+from .pages import CourseView, course_or_error
 
 RUN_FILE = Path("runs") / "microgpt.json"
 BEYOND = ("Where next? Lesson 12.2 (Experiments) trains it on data of your own, with more layers "
@@ -67,7 +66,7 @@ def lesson_facts(view: CourseView) -> dict[str, dict[str, int]]:
 
 @require_safe
 def page(request: HttpRequest) -> HttpResponse:
-    view, error = _course_or_error(request)
+    view, error = course_or_error(request)
     if error:
         return error
     return rendered.respond(request, page_for(view))

@@ -19,8 +19,7 @@ from django_ratelimit.decorators import ratelimit
 
 from ..mine.assemble import MAX_DRAFT_CHARS, STATUSES, Assembler, Work, plain_course, work_from
 from . import rendered
-from .pages import CourseView, lesson_url, runtime_version
-from .views import _course_or_error
+from .pages import CourseView, course_or_error, lesson_url, runtime_version
 
 ASSEMBLE_RATE = "120/m"  # per address: a learner clicks through seven scripts, not thousands
 MAX_LESSONS = 1000  # entries in one request: a course has a few dozen lessons
@@ -57,7 +56,7 @@ def script_choices(view: CourseView) -> list[dict[str, object]]:
 
 @require_safe
 def page(request: HttpRequest) -> HttpResponse:
-    view, error = _course_or_error(request)
+    view, error = course_or_error(request)
     if error:
         return error
     return rendered.respond(request, page_for(view))
@@ -101,7 +100,7 @@ _plain: dict[str, bytes] = {}
 def assembler_data(request: HttpRequest) -> HttpResponse:
     """The course as the assembler reads it (the URL carries the version): offline, the page
     assembles in the browser's Python with the same mine/assemble.py as here."""
-    view, error = _course_or_error(request)
+    view, error = course_or_error(request)
     if error:
         return JsonResponse({"error": "the course has errors"}, status=500)
     return HttpResponse(assembler_body(view), content_type="application/json")
@@ -156,7 +155,7 @@ def assemble(request: HttpRequest) -> JsonResponse:
     if getattr(request, "limited", False):
         return JsonResponse({"error": "Too many requests from this address in a minute; wait a "
                              "moment and try again."}, status=429)
-    view, error = _course_or_error(request)
+    view, error = course_or_error(request)
     if error:
         return JsonResponse({"error": "the course has errors"}, status=500)
     built = assembler(view)

@@ -29,7 +29,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 
 from .context import THEME_COLORS, assets
-from .pages import CourseView, lesson_url, runtime_sources, runtime_version
+from .pages import CourseView, checks_body, lesson_url, runtime_sources, runtime_version
 from .rendered import RenderedPage
 
 PACKAGE_STATIC = Path(__file__).parent / "static"
@@ -116,12 +116,12 @@ def pages(view: CourseView) -> list[str]:
 
 def _course_entries(view: CourseView) -> list[Entry]:
     """What the course's pages fetch as they run (each URL carries the version it is of)."""
-    from . import mine, views  # the views answer these URLs: sized from the very same bytes
+    from . import mine  # its view answers the assembler's URL: sized from the very same bytes
 
     entries = []
     for lesson in view.lessons:
         if lesson.exercise is not None:
-            body = views.checks_body(lesson)
+            body = checks_body(lesson)
             entries.append(Entry(view.exercise_data(lesson)["checksUrl"], _size(body), True))
     for name in sorted(view.scripts()):
         text = (view.course.path / name).read_bytes()
@@ -136,9 +136,9 @@ def _course_entries(view: CourseView) -> list[Entry]:
 
 
 def _page_entries(view: CourseView) -> list[Entry]:
-    from . import views
+    from .shared_pages import shared_page_for
 
-    return [Entry(url, len(views.shared_page_for(view, url).gzipped), False)
+    return [Entry(url, len(shared_page_for(view, url).gzipped), False)
             for url in pages(view)]
 
 

@@ -16,11 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import reverse
 
 from .. import runtime
 from ..computed import Computed, compute_lesson, compute_review
-from ..course import Course, Lesson, Module, default_course_path, load_course
+from ..course import Course, CourseErrors, Lesson, Module, default_course_path, load_course
 from ..course.library import library_sources
 from ..course.prose import LESSON_REFERENCE, TAG, fill_facts, inline_markdown, markdown
 from ..course.widgets import KINDS
@@ -354,3 +356,19 @@ def runtime_version() -> str:
     for name, source in runtime_sources().items():
         digest.update(name.encode() + b"\0" + source.encode())
     return digest.hexdigest()[:12]
+
+
+def course_or_error(request: HttpRequest) -> tuple[CourseView | None, HttpResponse | None]:
+    """The course's view, or the page that shows its authoring errors (file:line)."""
+    try:
+        return current.get(), None
+    except CourseErrors as errors:
+        # An author editing course files sees exactly what is wrong, file:line.
+        return None, render(request, "linebyline/course_errors.html",
+                            {"errors": errors.errors}, status=500)
+
+
+def checks_body(lesson: Lesson) -> bytes:
+    """What a lesson's page fetches to check a learner's code: its checks and the reference."""
+    return json.dumps({"checks": lesson.exercise.checks_source,
+                       "reference": lesson.exercise.solution}).encode()

@@ -1,5 +1,5 @@
 # The learner's settings for a course (the level of the Build's TODO comments), kept beside the
-# lessons of their progress document and merged like them (progress_merge.merge_settings).
+# lessons of their progress document and merged like them (progress.merge.merge_settings).
 
 from django.db import migrations, models
 

@@ -14,11 +14,10 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from .. import account_link
+from . import account as account_link
 
 if TYPE_CHECKING:
-    from ..course import Course
-    from ..local_progress import LocalProgress
+    from .local import LocalProgress
 
 MAX_QUEUED = 200
 MAX_EVENTS = 25  # per batch, as the server allows
@@ -36,7 +35,7 @@ def _now_ms() -> int:
 
 def _checked(event: dict[str, Any]) -> dict[str, Any]:
     """Only what the learner saw (never a check's fix), and code the server can take."""
-    from ..progress_merge import utf16_length
+    from .merge import utf16_length
 
     event = {**event, "checks": [{"name": c["name"], "status": c["status"],
                                   "message": c["message"][:MAX_MESSAGE]} for c in event["checks"]]}
@@ -45,15 +44,11 @@ def _checked(event: dict[str, Any]) -> dict[str, Any]:
     return event
 
 
-def record_event(course: Course, lesson: str, event: dict[str, Any],
-                 local: LocalProgress | None = None) -> None:
+def record_event(local: LocalProgress, lesson: str, event: dict[str, Any]) -> None:
     """Queue an event (signed in only: an anonymous terminal has no server to tell)."""
     login = account_link.current()
     if login is None:
         return
-    from .learner import local_progress
-
-    local = local or local_progress(course)
     if event.get("kind") == "check":
         event = _checked(event)
     with local.changing_notes() as notes:

@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .dataset import check_dataset
-from .mine.training import NUM_STEPS as NUM_STEPS  # the lint reads them from here
-from .mine.training import TRAINING_LOOP as TRAINING_LOOP
-from .mine.training import SetupError, configure
+from ..dataset import check_dataset
+from .training import NUM_STEPS as NUM_STEPS  # the lint reads them from here
+from .training import TRAINING_LOOP as TRAINING_LOOP
+from .training import SetupError, configure
 
 STEP_LINE = re.compile(r"^step\s+(\d+) / (\d+) \| loss ([0-9.]+|nan|inf)$")
 

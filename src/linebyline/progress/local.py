@@ -1,5 +1,5 @@
 """This terminal's progress: the browser's progress document (version 2, the rules of
-progress_merge.py), kept in the user's data folder, so that `check`, `hint`, `quiz` and `lessons`
+merge.py), kept in the user's data folder, so that `check`, `hint`, `quiz` and `lessons`
 work on one record with or without an account, and `progress --export` writes the very file the
 course home imports.
 
@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import progress_merge as pm
+from . import merge as pm
 
 FIX_AFTER = 3  # failures of the same check in a row before its fix is shown (as in the browser)
 
@@ -64,8 +64,11 @@ def write_private(path: Path, text: str) -> None:
 class LocalProgress:
     """One course's progress on this machine, and the notes that never leave it."""
 
-    def __init__(self, course: str, folder: Path | None = None) -> None:
+    def __init__(self, course: str, folder: Path | None = None, signed_in_device: str = "") -> None:
         self.course = course
+        # The device id of the login this terminal is signed in with, if any: taken as this
+        # terminal's own when it has none yet (signed in before there was local progress).
+        self.signed_in_device = signed_in_device
         self.folder = folder or data_dir()
         self.path = self.folder / f"progress-{course}.json"
         self.notes_path = self.folder / f"this-device-{course}.json"
@@ -93,10 +96,7 @@ class LocalProgress:
         device = self.notes().get("device")
         if isinstance(device, str) and pm.DEVICE.match(device) and device.startswith("cli-"):
             return device
-        from .account_link import current
-
-        login = current()  # signed in before there was local progress: its id goes on
-        made = login.device if login and pm.DEVICE.match(login.device) else \
+        made = self.signed_in_device if pm.DEVICE.match(self.signed_in_device) else \
             f"cli-{os.urandom(6).hex()}"
         with self.changing_notes() as notes:
             notes.setdefault("device", made)

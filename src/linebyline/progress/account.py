@@ -3,7 +3,7 @@
 records results to the account and `start` can write the latest draft from the browser.
 
 Only the standard library talks to the server (urllib). The progress itself lives on this machine
-(local_progress.py); sync() merges it with the account's as the browser does, and what the server
+(local.py); sync.py merges it with the account's as the browser does, and what the server
 cannot take right now (offline, server down) simply stays there and goes with the next sync.
 
 `check` asks current() on every run, signed in or not: urllib.request and the progress merge are
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .local_progress import LocalProgress
+    from .local import LocalProgress
 
 TIMEOUT_S = 15
 TOKEN_PREFIX = "lbl_"
@@ -165,7 +165,7 @@ def adopt_pending(local: LocalProgress) -> None:
     pending = _pending_file(local.course)
     if not pending.is_file():
         return
-    from . import progress_merge as pm
+    from . import merge as pm
 
     try:
         _, waiting = pm.read_document(json.loads(pending.read_text(encoding="utf-8")),
@@ -179,20 +179,13 @@ def adopt_pending(local: LocalProgress) -> None:
 REFUSED_RETRY_MS = 24 * 3600 * 1000  # lessons a server refused are offered again a day later
 
 
-def _digest(lessons: dict) -> str:
-    import hashlib
-
-    return hashlib.sha256(json.dumps(lessons, sort_keys=True, ensure_ascii=False)
-                          .encode("utf-8")).hexdigest()[:32]
-
-
-def _sync_state(local: LocalProgress, url: str) -> dict[str, Any]:
+def sync_state(local: LocalProgress, url: str) -> dict[str, Any]:
     state = local.notes().get("sync")
     state = state.get(url) if isinstance(state, dict) else None
     return state if isinstance(state, dict) else {}
 
 
-def _save_sync_state(local: LocalProgress, url: str, **changes: Any) -> None:
+def save_sync_state(local: LocalProgress, url: str, **changes: Any) -> None:
     with local.changing_notes() as notes:
         every = notes.get("sync") if isinstance(notes.get("sync"), dict) else {}
         state = every.get(url) if isinstance(every.get(url), dict) else {}
@@ -204,7 +197,7 @@ def _save_sync_state(local: LocalProgress, url: str, **changes: Any) -> None:
 def refused_lessons(local: LocalProgress, url: str) -> dict[str, int]:
     """Lessons the server refused (not in its course), each with when: kept here, not resent
     until a day has passed."""
-    refused = _sync_state(local, url).get("refused")
+    refused = sync_state(local, url).get("refused")
     if not isinstance(refused, dict):
         return {}
     return {n: at for n, at in refused.items() if isinstance(at, int)
@@ -214,57 +207,8 @@ def refused_lessons(local: LocalProgress, url: str) -> dict[str, int]:
 def refuse_lessons(local: LocalProgress, url: str, numbers: list[str]) -> None:
     """Remember that the server at url lacks these lessons (from now, for a day)."""
     now = int(time.time() * 1000)
-    _save_sync_state(local, url, refused={**refused_lessons(local, url),
+    save_sync_state(local, url, refused={**refused_lessons(local, url),
                                           **{n: now for n in numbers}})
-
-
-def _sendable(local: LocalProgress, url: str, known: frozenset[str]) -> dict:
-    refused = refused_lessons(local, url)
-    return {n: lesson for n, lesson in local.lessons().items() if n in known and n not in refused}
-
-
-def needs_sync(login: Login, local: LocalProgress, known: frozenset[str]) -> bool:
-    """Whether this machine holds progress (or events for teachers) the account may not have."""
-    from .terminal.events import waiting
-
-    return waiting(login, local) or \
-        _digest(_sendable(local, login.url, known)) != _sync_state(local, login.url).get("synced")
-
-
-def sync(login: Login, local: LocalProgress, known: frozenset[str],
-         timeout: float = TIMEOUT_S) -> list[str]:
-    """Send this machine's progress (the course's lessons) and merge the account's answer in, as
-    the browser's sync does. Returns what to tell the learner; raises AccountError when the
-    account could not be reached or refused (the progress stays here, and goes next time)."""
-    from . import progress_merge as pm
-
-    for _ in range(2):
-        sent = _sendable(local, login.url, known)
-        try:
-            answer = login.request("POST", "/api/progress/", pm.document(local.course, sent),
-                                   timeout=timeout)
-            break
-        except AccountError as error:
-            unknown = [n for n in error.unknown if n in sent]
-            if error.status != 400 or not unknown:
-                _save_sync_state(local, login.url, problem=str(error))
-                raise
-            refuse_lessons(local, login.url, unknown)
-    else:
-        raise AccountError(f"{login.url} kept refusing this progress")
-    try:
-        _, theirs = pm.read_document(answer, local.course)
-    except pm.ProgressError as error:
-        raise AccountError(f"{login.url} answered with progress that cannot be read ({error})"
-                           ) from None
-    local.absorb(theirs)
-    _save_sync_state(local, login.url, synced=_digest(theirs), problem="",
-                     at=int(time.time() * 1000))
-    from .terminal.events import send_events
-
-    send_events(login, local, timeout)
-    note = refused_note(login, local)
-    return [note] if note else []
 
 
 def _lessons_named(numbers: list[str]) -> str:
@@ -286,22 +230,5 @@ def refused_note(login: Login, local: LocalProgress) -> str:
 
 def last_problem(login: Login, local: LocalProgress) -> str:
     """Why the last sync failed ("" if it did not)."""
-    problem = _sync_state(local, login.url).get("problem")
+    problem = sync_state(local, login.url).get("problem")
     return problem if isinstance(problem, str) else ""
-
-
-def sync_in_background(course_arg: str | None) -> None:
-    """Start `linebyline progress --sync --quiet` on its own, so that a check never waits on
-    the server: it outlives this command, and what it cannot send goes next time."""
-    import subprocess
-    import sys
-
-    command = [sys.executable, "-m", "linebyline"]
-    if course_arg:
-        command += ["--course", course_arg]
-    try:
-        subprocess.Popen([*command, "progress", "--sync", "--quiet"], start_new_session=True,
-                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, close_fds=True)
-    except OSError:
-        pass  # sent by the next command
