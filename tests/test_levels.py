@@ -21,7 +21,6 @@ from linebyline.course.levels import (
     todo_blocks,
     wrap_todo,
 )
-from linebyline.lint import own_level_notes
 from linebyline.runtime import run_checks
 from linebyline.sandbox import check_source
 
@@ -248,12 +247,12 @@ def test_lint_strict_fails_on_a_planted_spelled_out_own_todo(copy):
     assert "lint FAILED." in done.stdout
 
 
-def test_lessons_without_on_my_own_are_a_count_for_now(course):
-    missing = lesson_standard.without_own_level(course)
-    total = sum(1 for _ in course.lessons())
-    assert not set(WITH_OWN) & set(missing) and len(missing) == total - len(WITH_OWN)
-    assert own_level_notes(course) == [
-        f"on my own: {len(missing)} of {total} lessons have no `on_my_own` TODO texts yet (the "
-        "level is not offered there)"]
-    for number in missing:  # not offered there yet: no shortfall of the lesson itself
-        assert lesson_standard.own_level_problems(course.lesson(number)) == []
+def test_a_build_without_on_my_own_falls_short_of_the_standard(copy):
+    """Every lesson offers both levels: one whose texts are taken out fails strict lint."""
+    course = load_course(copy)
+    assert all(lesson.exercise.on_my_own for lesson in course.lessons())
+    without_own_texts(copy, "7.4")
+    lesson = load_course(copy).lesson("7.4")
+    assert lesson_standard.own_level_problems(lesson) == [
+        f"{lesson.path / 'lesson.yaml'}: the Build has no `on_my_own` TODO texts (the on-my-own "
+        "level)"]

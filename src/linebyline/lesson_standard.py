@@ -15,8 +15,8 @@ or game a learner:
 - an answer one copy away: a line a Build asks for that already stands, as code, in the starter
   of an earlier lesson, or in its own starter's comments (``answer_leaks``);
 - an on-my-own TODO (`on_my_own:`) that spells out its answer: every name of one of the block's
-  answer lines (at least two), in the line's order (``spelled_out``). A lesson without
-  `on_my_own` is counted in a note until OWN_LEVEL_REQUIRED makes it a shortfall.
+  answer lines (at least two), in the line's order (``spelled_out``); a Build with TODO blocks and
+  no `on_my_own` texts (every Build offers both levels).
 
 The rules are documented in docs/authoring.md ("The lesson standard").
 """
@@ -217,9 +217,6 @@ def lesson_problems(course: Course, lesson: Lesson, computed: Computed) -> list[
 
 
 # --- the on-my-own level ----------------------------------------------------------------------
-# True once every lesson has its `on_my_own` texts: a lesson without them then falls short of the
-# standard (fails `lint --strict`). Until then lint counts them in a note.
-OWN_LEVEL_REQUIRED = False
 # Names that say nothing of an answer: Python's keywords and builtins (`range`, `len`, `sum`).
 COMMON_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -270,11 +267,11 @@ def spelled_out(text: str, answer: str) -> list[str]:
 
 
 def own_level_problems(lesson: Lesson) -> list[str]:
-    """On-my-own TODOs that hand over an answer line; a lesson without them, once required."""
+    """On-my-own TODOs that hand over an answer line; a Build with TODO blocks and none."""
     exercise = lesson.exercise
     where = lesson.path / "lesson.yaml"
     if not exercise.on_my_own:
-        if OWN_LEVEL_REQUIRED:
+        if todo_blocks(exercise.starter):
             return [f"{where}: the Build has no `on_my_own` TODO texts (the on-my-own level)"]
         return []
     problems = []
@@ -288,12 +285,6 @@ def own_level_problems(lesson: Lesson) -> list[str]:
                     f"`{answer}` ({', '.join(names)}, in that order): say what the lines must "
                     "achieve and which check proves it, not the names that write them")
     return problems
-
-
-def without_own_level(course: Course) -> list[str]:
-    """The lessons whose Build has no `on_my_own` texts yet."""
-    return [lesson.number for lesson in course.lessons()
-            if lesson.exercise is not None and not lesson.exercise.on_my_own]
 
 
 # Lines this short (`pass`, `return x`, `i += 1`) are too common to give an answer away.

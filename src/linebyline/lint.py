@@ -117,7 +117,6 @@ def lint_course(course: Course, require_full_coverage: bool = False,
                             f"questions, more than {lesson_standard.LONGEST_SHARE:.0%}: length "
                             "gives answers away")
         notes.extend(_answer_leak_notes(course))
-        notes.extend(own_level_notes(course))
     return CourseReport(course, reports, problems, uncovered, notes, standard, strict)
 
 
@@ -131,16 +130,6 @@ def _answer_leak_notes(course: Course) -> list[str]:
         f"answers one copy away: {len(leaks)} of the {asked} lines the Builds ask for "
         "(goal: 0; a starter that needs them imports them from the course's library/)"]
 
-
-
-def own_level_notes(course: Course) -> list[str]:
-    """How many lessons have no on-my-own TODO texts yet: a note until
-    lesson_standard.OWN_LEVEL_REQUIRED makes each of them a shortfall."""
-    missing = lesson_standard.without_own_level(course)
-    if not missing or lesson_standard.OWN_LEVEL_REQUIRED:
-        return []
-    return [f"on my own: {len(missing)} of {sum(1 for _ in course.lessons())} lessons have no "
-            "`on_my_own` TODO texts yet (the level is not offered there)"]
 
 
 def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
