@@ -8,7 +8,7 @@ BUILT := src/linebyline/web/static/linebyline/dist/app.js
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: start test build
+.PHONY: start test build docs
 
 $(PY_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,13 @@ build: $(PY_STAMP) $(BUILT)
 start: build
 	$(BIN)/linebyline serve --host $(HOST) --port $(PORT)
 
-# Install (Chromium and PostgreSQL too, via apt-get), build, then run the linters, the type
+# Serve the documentation (docs/, mkdocs.yml) at http://127.0.0.1:8001/, rebuilt on every edit;
+# port 8001, so that it runs beside `make start`.
+docs: $(PY_STAMP)
+	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8001
+
+# Install (Chromium and PostgreSQL too, via apt-get), build, then run the linters, the strict
+# documentation build (a broken link fails it; the site lands in .venv, not the repo), the type
 # checker, the course lint and every test; the database tests run again on PostgreSQL.
 # Tests run in parallel, one worker per core (pytest-xdist); TEST_WORKERS=0 runs them in one.
 TEST_WORKERS ?= auto
@@ -38,6 +44,7 @@ test: build
 	scripts/system-deps.sh
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir $(VENV)/site
 	cd frontend && npx tsc --noEmit
 	$(BIN)/linebyline lint --strict --require-full-coverage
 	$(BIN)/pytest -n $(TEST_WORKERS) --durations=15
