@@ -947,7 +947,7 @@ def build_parser() -> argparse.ArgumentParser:
         "serve", help="start the web app: the course in your browser",
         description="Start the web app (the course in the browser, with Python running in the "
         "browser itself). The first run creates the database and prepares static files. "
-        "Settings come from LINEBYLINE_* environment variables (see the README). On an address "
+        "Settings come from LINEBYLINE_* environment variables (see docs/deploy.md). On an address "
         "other than 127.0.0.1 it prints the host names it answers to and how to add one, and "
         "refuses debug mode; docs/deploy.md says how to serve others.")
     serve.add_argument("--host", default="127.0.0.1",

@@ -11,7 +11,7 @@ its report function from code other than the checker's, and says so ("forged").
 
 What this cannot catch: code that reads the token out of the worker's memory and then writes the
 whole conversation itself, every step in order, before the checker does. In-process, that is
-always possible; the README says so.
+always possible; docs/security.md says so.
 """
 from __future__ import annotations
 

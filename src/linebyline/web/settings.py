@@ -197,7 +197,7 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # a month: learners come back to a cours
 # until its owner has confirmed it (a password reset goes to a confirmed address only). Every
 # account action is throttled by allauth in the shared cache (so across server processes),
 # sliding windows per client address ("ip"), per e-mail address or sign-in pair ("key"), per
-# account ("user"). The numbers are in the README. accounts/adapter.py makes the failed sign-in
+# account ("user"). The numbers are in docs/security.md. accounts/adapter.py makes the failed sign-in
 # key the pair (username, client address): one learner's typos lock only themselves, while the
 # address's own limit leaves room for a class of 30 behind one school address.
 ACCOUNT_ADAPTER = "linebyline.accounts.adapter.AccountAdapter"
