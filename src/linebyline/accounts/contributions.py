@@ -1,5 +1,5 @@
 """What the apps above accounts add to a learner's account without accounts importing them: the
-teaching app adds its "teach" flag to /api/me/ and the classes and events to the data download.
+teaching app adds its "teach" flag to the account API (/api/account/) and the classes and events to the data download.
 Each registers in its AppConfig.ready(), so that imports point one way (teaching -> accounts)."""
 from __future__ import annotations
 
