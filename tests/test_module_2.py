@@ -30,7 +30,7 @@ TITLES = {
     "2.4": "Sampling until BOS",
     "2.5": "What one letter of memory can and cannot do",
 }
-UNLOCKS = {"2.1": (), "2.2": (), "2.3": ((152, 152), (157, 158), (160, 160), (162, 163), (166, 166)),
+UNLOCKS = {"2.1": (), "2.2": (), "2.3": ((152, 152), (157, 157), (160, 160), (162, 163), (166, 166)),
            "2.4": ((179, 179), (181, 182), (184, 185), (188, 190)), "2.5": ()}
 KINDS = {"2.1": "bigram-table", "2.2": "bigram-table", "2.3": "name-surprise",
          "2.4": "sample-steps", "2.5": "name-surprise"}

@@ -5,6 +5,10 @@ Run it next to input.txt (the names).
 import math
 import random
 
+# Finished for you, lines you wrote that lessons 12.2 and 12.3 ask for again: the vocabulary,
+# the pairs to score, the decaying learning rate (12.2) and the weights of every layer (12.3).
+from given.microgpt import characters, decayed, make_weights, pairs_to_score
+
 random.seed(42)  # same seed, same shuffle, same weights, same names
 
 # --- the data: one document (a name) per line ---
@@ -13,7 +17,7 @@ random.shuffle(docs)
 print(f"documents: {len(docs)}")
 
 # --- the tokenizer: one id per character, plus BOS that marks both ends of a name ---
-chars = sorted(set(''.join(docs)))
+chars = characters(docs)  # every character of the names, once each, sorted
 BOS = len(chars)
 vocab_size = len(chars) + 1
 print(f"vocab size: {vocab_size}")
@@ -89,13 +93,8 @@ def matrix(rows, cols, std=0.08):
     return [[Value(random.gauss(0, std)) for _ in range(cols)] for _ in range(rows)]
 
 
-weights = {'wte': matrix(vocab_size, n_embd), 'wpe': matrix(block_size, n_embd),
-           'lm_head': matrix(vocab_size, n_embd)}
-for layer in range(n_layer):
-    for name in ('attn_wq', 'attn_wk', 'attn_wv', 'attn_wo'):
-        weights[f'layer{layer}.{name}'] = matrix(n_embd, n_embd)
-    weights[f'layer{layer}.mlp_fc1'] = matrix(4 * n_embd, n_embd)
-    weights[f'layer{layer}.mlp_fc2'] = matrix(n_embd, 4 * n_embd)
+# wte, wpe and lm_head, then each layer's attention (attn_wq, _wk, _wv, _wo) and MLP (mlp_fc1, _fc2)
+weights = make_weights(matrix, vocab_size, block_size, n_embd, n_layer)
 params = [p for mat in weights.values() for row in mat for p in row]
 print(f"parameters: {len(params)}")
 
@@ -162,7 +161,7 @@ v = [0.0] * len(params)  # running mean of each squared gradient
 def name_loss(doc):
     """The mean loss of one name, position by position: the forward half of a training step."""
     tokens = [BOS] + [chars.index(ch) for ch in doc] + [BOS]
-    n = min(block_size, len(tokens) - 1)
+    n = pairs_to_score(tokens, block_size)  # one per token but the last, at most block_size
     keys, values = [[] for _ in range(n_layer)], [[] for _ in range(n_layer)]
     losses = []
     for pos in range(n):
@@ -175,7 +174,7 @@ def train_step(step):
     """One step of microgpt on the name docs[step % len(docs)]; returns its loss."""
     loss = name_loss(docs[step % len(docs)])
     loss.backward()
-    lr = learning_rate * (1 - step / num_steps)
+    lr = decayed(learning_rate, step, num_steps)  # falls in a straight line to 0 at num_steps
     for i, p in enumerate(params):
         m[i] = beta1 * m[i] + (1 - beta1) * p.grad
         v[i] = beta2 * v[i] + (1 - beta2) * p.grad ** 2
