@@ -140,6 +140,18 @@ def test_3_4_tells_a_set_never_asked_from_one_never_filled():
     assert "never puts anything into seen" in filled
 
 
+def test_3_4_tells_a_forgotten_append_from_a_test_the_wrong_way_round():
+    """3.4 has the learner write visit's body again: an empty list can come from an `if` that
+    skips every Value or from a visit that never appends; the two get different messages."""
+    solution = lesson("3.4").exercise.solution
+    no_append = solution.replace("            order.append(node)\n", "")
+    inverted = solution.replace("if node not in seen:", "if node in seen:")
+    forgot = run("3.4", no_append).checks[0].message
+    turned = run("3.4", inverted).checks[0].message
+    assert "nothing puts a Value into order" in forgot and "wrong way round" not in forgot
+    assert "wrong way round" in turned and "nothing puts a Value" not in turned
+
+
 def test_3_4_accepts_a_dict_but_not_a_list():
     solution = lesson("3.4").exercise.solution
     as_dict = solution.replace("order, seen = [], set()", "order, seen = [], {}").replace(

@@ -28,13 +28,16 @@ probs = probabilities(counts)  # each count divided by its row's total
 # --- sampling: let the model invent names, one letter at a time ---
 print("--- samples ---")
 for sample in range(20):
-    token, name = BOS, []
-    for pos in range(block_size):
+    # TODO (change the next line): every name starts at BOS, the token whose row the first draw
+    #   reads; None only holds its place. `name` starts with no letters.
+    token, name = None, []
+    # TODO (one line): a loop over the positions of the name, `pos`, at most block_size of them:
+    #   no name gets more draws than that. The lines below go inside it, one level deeper.
         # TODO (one line): draw the next token at random (random.choices, from the Watch), each
         #   id as likely as the current token's row says; the draw becomes the current token.
         # TODO (two lines): a BOS drawn means the name is finished.
         # TODO (one line): any other token gives `name` its next letter.
-        pass
+    pass
     print(f"sample {sample + 1:2d}: {''.join(name)}")
 
 

@@ -37,6 +37,10 @@ NOT_MOVED_FIX = "Indent the `for child` loop and `order.append(node)` one level,
 INVERTED = ("The list stays empty: visit() skips every Value. The condition is the wrong way "
             "round: the work must be done only for a Value that is NOT in seen yet.")
 INVERTED_FIX = "Turn the test around: `if node not in seen:`."
+NO_APPEND = ("The list stays empty, though visit() went through the Values and put them into "
+             "seen: nothing puts a Value into order. After its children are visited, under the "
+             "if, node itself has to join the list.")
+NO_APPEND_FIX = "After the loop over the children, inside the if: `order.append(node)`."
 LIST = ("The order is right, but visit() looks a Value up in a list: asking a list whether it "
         "holds node compares node with the Values in it one by one, {compared} times here for "
         "{n} Values. microgpt's graph for one name has tens of thousands of Values, and that "
@@ -57,7 +61,8 @@ SAME_NUMBER = ("Two different Values of this graph both hold {number}, and only 
                "still two nodes of the graph.")
 SAME_NUMBER_FIX = "Put the Value itself into seen, `seen.add(node)`, and ask `node not in seen`."
 FIXES = {NO_SEEN: NO_SEEN_FIX, NEVER_ADDED: NEVER_ADDED_FIX, RESET: RESET_FIX,
-         ADD_ONLY: ADD_ONLY_FIX, NOT_MOVED: NOT_MOVED_FIX, INVERTED: INVERTED_FIX}
+         ADD_ONLY: ADD_ONLY_FIX, NOT_MOVED: NOT_MOVED_FIX, INVERTED: INVERTED_FIX,
+         NO_APPEND: NO_APPEND_FIX}
 
 
 class _Spy(tuple):
@@ -146,8 +151,10 @@ def _diagnose(code):
     y = x * x
     order, _, hashes, compares = _watched(code, y, "topological_sort(y)")
     names = ["x" if node is x else "y" if node is y else "?" for node in order]
-    if not names:
-        return INVERTED if sum(hashes) else ""
+    if not names:  # nothing listed: the test skips every Value, or nothing appends
+        if hashes[0] and not hashes[1]:
+            return INVERTED
+        return NO_APPEND if hashes[1] else ""
     if names == ["x", "x", "y"]:  # (membership tests, other uses) of the hash, on 3 calls
         return {(0, 0): NO_SEEN, (3, 0): NEVER_ADDED, (0, 3): ADD_ONLY, (3, 3): RESET,
                 (3, 2): NOT_MOVED}.get(hashes, "")

@@ -13,11 +13,10 @@ def topological_sort(root):
 
     def visit(node):
         # TODO (two lines): a node already in seen is skipped entirely, and a new one goes into
-        #   seen before anything else. The three lines below then run for a new node only,
-        #   one level deeper.
-        for child in node._children:
-            visit(child)
-        order.append(node)
+        #   seen before anything else.
+            # TODO (three lines): then, for a new node only (one level deeper, under the if),
+            #   visit's work of lesson 3.3: each child is visited, and node joins order after them.
+        pass
 
     visit(root)
     return order
