@@ -47,5 +47,5 @@ test: build
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir $(VENV)/site
 	cd frontend && npx tsc --noEmit
 	$(BIN)/linebyline lint --strict --require-full-coverage
-	$(BIN)/pytest -n $(TEST_WORKERS) --durations=15
-	LINEBYLINE_DATABASE_URL=$(PG_URL) $(BIN)/pytest -n $(TEST_WORKERS) tests/web
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal --durations=15
+	LINEBYLINE_DATABASE_URL=$(PG_URL) $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal tests/web

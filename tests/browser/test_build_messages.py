@@ -18,7 +18,7 @@ CHECK = "the example's gradients"
 
 def write_the_assign_mistake(page: Page) -> None:
     """7.5 with `=` where `+=` belongs: the known mistake whose fix is held back."""
-    replace_todo(page, "# TODO (one line): add `node`", "order.append(node)")
+    replace_todo(page, "# TODO (one line): `node` takes its place", "order.append(node)")
     replace_todo(page, "# TODO (one line): the chain rule", "child.grad = local_grad * node.grad")
 
 
@@ -76,7 +76,7 @@ def test_the_last_hint_opens_the_fix_at_once(server, page: Page, course):
 def test_a_check_broken_by_the_learners_error_shows_their_traceback(server, page: Page):
     page.goto(server.url + LESSON)
     wait_for_python(page)
-    replace_todo(page, "# TODO (one line): add `node`", "order.append(node)")
+    replace_todo(page, "# TODO (one line): `node` takes its place", "order.append(node)")
     replace_todo(page, "# TODO (one line): the chain rule", "child.grad += local_grad * node.grad")
     type_at_end(page, "Value(1.0) + nope")
     check_and_wait(page)

@@ -2,18 +2,16 @@
 page passes axe in light and dark colours and fits a phone's width, the untouched starter is not
 attempted, and the reference solution passes every check in Pyodide.
 
-One page per lesson, one browser for all: Pyodide comes from the browser's cache after the first.
+One page per lesson, in a context of its own (as a new learner has), one browser for all.
 """
 from __future__ import annotations
-
-import json
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from linebyline.course import default_course_path, load_course
 
-from .conftest import axe_violations, wait_for_python
+from .conftest import assert_axe_clean_light_and_dark, wait_for_python
 
 pytestmark = pytest.mark.browser
 LESSONS = list(load_course(default_course_path()).lessons())
@@ -42,11 +40,7 @@ def test_lesson_in_the_browser(server, page: Page, lesson):
     widget = page.locator(f'[data-widget="{lesson.explore.kind}"]')
     expect(widget).to_have_attribute("data-mounted", "")
     expect(widget.locator(".noscript-note")).to_have_count(0)
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
-        violations = axe_violations(page)
-        assert violations == [], f"{scheme}: {json.dumps(violations, indent=1)}"
-    page.emulate_media(color_scheme="light")
+    assert_axe_clean_light_and_dark(page)
     page.set_viewport_size({"width": 360, "height": 800})  # a phone: nothing scrolls sideways
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.set_viewport_size({"width": 1200, "height": 900})

@@ -84,7 +84,7 @@ def test_a_new_learner_walks_lesson_7_5(server, page: Page, course):
     expect(page.locator("[data-output]")).to_contain_text("x.grad = 0", timeout=30_000)
 
     # Write the two lines, then check: every check passes, the lesson is done.
-    replace_todo(page, "# TODO (one line): add `node`", "order.append(node)")
+    replace_todo(page, "# TODO (one line): `node` takes its place", "order.append(node)")
     replace_todo(page, "# TODO (one line): the chain rule", "child.grad += local_grad * node.grad")
     assert check_and_wait(page).startswith(f"All {len(lesson.exercise.check_names)} checks pass")
     expect(page.locator('.check[data-check-status="pass"]')).to_have_count(len(lesson.exercise.check_names))
@@ -138,7 +138,7 @@ def test_a_new_learner_walks_lesson_7_5(server, page: Page, course):
 def test_an_infinite_loop_is_stopped_and_the_page_stays_usable(server, page: Page):
     page.goto(server.url + LESSON)
     wait_for_python(page)
-    replace_todo(page, "# TODO (one line): add `node`", "while True: pass")
+    replace_todo(page, "# TODO (one line): `node` takes its place", "while True: pass")
 
     # Check: the 10 s time limit stops it, with a message naming the limit.
     started = time.monotonic()
@@ -181,7 +181,7 @@ def type_at_end(page: Page, line: str) -> None:
 def test_a_traceback_points_into_the_editor(server, page: Page):
     page.goto(server.url + LESSON)
     wait_for_python(page)
-    replace_todo(page, "# TODO (one line): add `node`", "order.append(node)")
+    replace_todo(page, "# TODO (one line): `node` takes its place", "order.append(node)")
     type_at_end(page, "Value(1.0) + nope")
     page.click('[data-action="run"]')
     output = page.locator("[data-output]")

@@ -5,11 +5,14 @@ the solution passes at both levels."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import axe_violations, wait_for_python
+from .conftest import Server, axe_violations, wait_for_python
 from .test_every_lesson import set_editor_text
 from .test_lesson_walk import LESSON, check_and_wait, replace_todo, show_end_of_editor
 
@@ -100,12 +103,26 @@ def test_on_my_own_from_the_course_home_to_a_passing_build(server, page: Page, c
     assert errors == []
 
 
-def test_a_lesson_without_on_my_own_shows_no_switch(server, page: Page, course):
-    lesson = course.lesson("7.4")
+def test_a_lesson_without_on_my_own_shows_no_switch(tmp_path, monkeypatch, page: Page):
+    """Every lesson of the course has both levels: a course whose 7.4 lacks its texts offers
+    that lesson at one level, with no switch."""
+    from linebyline.course import default_course_path, load_course
+
+    from ..test_levels import without_own_texts
+
+    folder = without_own_texts(Path(shutil.copytree(default_course_path(), tmp_path / "course")),
+                               "7.4")
+    lesson = load_course(folder).lesson("7.4")
     assert not lesson.exercise.own_starter
-    page.goto(f"{server.url}/lessons/7.4-{lesson.slug}/")
-    expect(page.locator("[data-level-switch]")).to_be_hidden()
-    expect(page.get_by_role("group", name="TODO comments")).to_have_count(0)
+    monkeypatch.setitem(os.environ, "LINEBYLINE_COURSE", str(folder))
+    server = Server(tmp_path / "data")
+    try:
+        page.goto(f"{server.url}/lessons/7.4-{lesson.slug}/")
+        expect(page.locator("h1")).to_contain_text(lesson.title)
+        expect(page.locator("[data-level-switch]")).to_be_hidden()
+        expect(page.get_by_role("group", name="TODO comments")).to_have_count(0)
+    finally:
+        server.stop()
 
 
 def test_the_choice_follows_the_learner_to_another_device(server, browser: Browser):

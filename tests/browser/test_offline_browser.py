@@ -163,8 +163,10 @@ def test_a_new_version_replaces_the_kept_course_and_the_page_offers_reload(
     yaml.write_text(text, encoding="utf-8")
     # The page asks for /sw.js on its own every half hour and when back online; here, as soon as
     # the server has seen the change (it looks at the course folder once a second).
-    eventually(lambda: page.request.get(server.url + "/sw.js").text() != worker,
-               "the server serves a new /sw.js for the changed course")
+    # (The first /sw.js of a new version waits for the course's figures to be computed again.)
+    eventually(lambda: page.request.get(server.url + "/sw.js", timeout=KEEP_S * 1000).text()
+               != worker, "the server serves a new /sw.js for the changed course",
+               timeout_s=KEEP_S)
     page.evaluate("navigator.serviceWorker.getRegistration().then(found => found.update())")
     bar = page.locator("[data-offline-bar][data-state='update']")
     expect(bar).to_contain_text("A new version of the course is ready", timeout=KEEP_S * 1000)

@@ -165,7 +165,7 @@ def test_a_teacher_makes_a_class_a_learner_joins_works_and_the_teacher_sees_it(s
         seat.route("**/events/", keep)
         seat.goto(server.url + LESSON)
         wait_for_python(seat)
-        replace_todo(seat, "# TODO (one line): add `node`", "order.append(node)")
+        replace_todo(seat, "# TODO (one line): `node` takes its place", "order.append(node)")
         assert not check_and_wait(seat).startswith("All")
         failing = seat.locator('.check[data-check-status="fail"]').first
         failed_check = failing.locator("summary").evaluate("s => s.lastChild.textContent.trim()")
