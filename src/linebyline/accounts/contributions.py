@@ -1,6 +1,7 @@
 """What the apps above accounts add to a learner's account without accounts importing them: the
-teaching app adds its "teach" flag to the account API (/api/account/) and the classes and events to the data download.
-Each registers in its AppConfig.ready(), so that imports point one way (teaching -> accounts)."""
+teaching app adds its "teach" flag to the account API (/api/account/) and the classes and events
+to the data download. Each registers in its AppConfig.ready(), so that imports point one way
+(teaching -> accounts)."""
 from __future__ import annotations
 
 from collections.abc import Callable
