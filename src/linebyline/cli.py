@@ -743,6 +743,15 @@ def build_parser() -> argparse.ArgumentParser:
                         help="course folder or name (default: the bundled microgpt course)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    _add_lesson_commands(commands)
+    _add_checking_commands(commands)
+    _add_program_commands(commands)
+    _add_server_commands(commands)
+    return parser
+
+
+def _add_lesson_commands(commands) -> None:
+    """Reading and writing a lesson: lessons, start, config, show, quiz, hint, solution."""
     lessons = commands.add_parser(
         "lessons", help="list modules and lessons, with your progress",
         description="List the course's modules and lessons, with minutes, each module's "
@@ -821,6 +830,9 @@ def build_parser() -> argparse.ArgumentParser:
     solution.add_argument("--yes", action="store_true", help="do not ask first")
     solution.set_defaults(run=cmd_solution)
 
+
+def _add_checking_commands(commands) -> None:
+    """Checking and running the learner's file, and their progress: check, watch, run, progress."""
     check = commands.add_parser(
         "check", help="run a lesson's checks on your file",
         description="Run the lesson's checks on FILE (default: the file `start` wrote) in a "
@@ -883,6 +895,9 @@ def build_parser() -> argparse.ArgumentParser:
     progress.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
     progress.set_defaults(run=cmd_progress)
 
+
+def _add_program_commands(commands) -> None:
+    """The whole program, for authors and learners: lint, assemble, train."""
     lint = commands.add_parser(
         "lint", help="prove every lesson of a course (for authors)",
         description="Load and validate the course; prove every exercise both ways (the solution "
@@ -943,6 +958,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "here)")
     train.set_defaults(run=cmd_train)
 
+
+def _add_server_commands(commands) -> None:
+    """The server and the account: serve, login, logout, teacher, manage."""
     serve = commands.add_parser(
         "serve", help="start the web app: the course in your browser",
         description="Start the web app (the course in the browser, with Python running in the "
@@ -988,7 +1006,6 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False)
     manage.add_argument("arguments", nargs=argparse.REMAINDER)
     manage.set_defaults(run=cmd_manage)
-    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
