@@ -117,41 +117,41 @@ def _progress_path() -> dict[str, Any]:
     """/api/progress/: read the account's progress, or merge a document into it."""
     document_v2 = {"application/json": {"schema": {"$ref": "#/components/schemas/ProgressV2"}}}
     return {
-    "/api/progress/": {
-        "get": {
-            "summary": "The signed-in learner's progress in a course",
-            "operationId": "readProgress",
-            "parameters": [{"name": "course", "in": "query", "required": True,
-                            "schema": {"type": "string"}}],
-            "responses": {
-                "200": {"description": "the progress (empty lessons when none yet)",
-                        "content": document_v2},
-                "400": _error("no course named"),
-                "404": _error("this server has no such course"),
-                **COMMON_ERRORS,
+        "/api/progress/": {
+            "get": {
+                "summary": "The signed-in learner's progress in a course",
+                "operationId": "readProgress",
+                "parameters": [{"name": "course", "in": "query", "required": True,
+                                "schema": {"type": "string"}}],
+                "responses": {
+                    "200": {"description": "the progress (empty lessons when none yet)",
+                            "content": document_v2},
+                    "400": _error("no course named"),
+                    "404": _error("this server has no such course"),
+                    **COMMON_ERRORS,
+                },
             },
-        },
-        "post": {
-            "summary": "Merge a progress document into the account's",
-            "description": "Version 1 (the old export format) and version 2 are both "
-            "accepted. The answer is the merged progress, the same for every device.",
-            "operationId": "mergeProgress",
-            "requestBody": {"required": True, "content": {"application/json": {"schema": {
-                "oneOf": [{"$ref": "#/components/schemas/ProgressV1"},
-                          {"$ref": "#/components/schemas/ProgressV2"}]}}}},
-            "responses": {
-                "200": {"description": "the merged progress", "content": document_v2},
-                "400": _error("not JSON, not a progress document, or lessons the "
-                              "course does not have (nothing is stored then): the "
-                              "message names the part and the problem"),
-                "404": _error("this server has no such course"),
-                "413": _error("more than the 4 MB an account keeps for a course, "
-                              "before or after merging"),
-                "415": _error("not sent as application/json"),
-                "429": _error("too many updates in a minute"),
-                **COMMON_ERRORS,
+            "post": {
+                "summary": "Merge a progress document into the account's",
+                "description": "Version 1 (the old export format) and version 2 are both "
+                "accepted. The answer is the merged progress, the same for every device.",
+                "operationId": "mergeProgress",
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "oneOf": [{"$ref": "#/components/schemas/ProgressV1"},
+                              {"$ref": "#/components/schemas/ProgressV2"}]}}}},
+                "responses": {
+                    "200": {"description": "the merged progress", "content": document_v2},
+                    "400": _error("not JSON, not a progress document, or lessons the "
+                                  "course does not have (nothing is stored then): the "
+                                  "message names the part and the problem"),
+                    "404": _error("this server has no such course"),
+                    "413": _error("more than the 4 MB an account keeps for a course, "
+                                  "before or after merging"),
+                    "415": _error("not sent as application/json"),
+                    "429": _error("too many updates in a minute"),
+                    **COMMON_ERRORS,
+                },
             },
-        },
     }
     }
 
@@ -159,81 +159,81 @@ def _progress_path() -> dict[str, Any]:
 def _account_paths() -> dict[str, Any]:
     """/api/account/ (who is signed in) and /api/token/ (revoke the token in use)."""
     return {
-    "/api/account/": {
-        "get": {
-            "summary": "Who the request is signed in as",
-            "description": "What a page's header shows for them (every page is the same "
-            "for everyone; its script fills this in). Without credentials the answer "
-            "says nobody is signed in; the messages waiting for this browser's session "
-            "come with it once.",
-            "operationId": "readAccount",
-            "security": [{"session": []}, {"token": []}, {}],
-            "responses": {
-                "200": {"description": "the account, or signedIn false",
-                        "content": {"application/json": {
-                            "schema": {"$ref": "#/components/schemas/Account"}}}},
-                "401": _error("a token that does not work"),
+        "/api/account/": {
+            "get": {
+                "summary": "Who the request is signed in as",
+                "description": "What a page's header shows for them (every page is the same "
+                "for everyone; its script fills this in). Without credentials the answer "
+                "says nobody is signed in; the messages waiting for this browser's session "
+                "come with it once.",
+                "operationId": "readAccount",
+                "security": [{"session": []}, {"token": []}, {}],
+                "responses": {
+                    "200": {"description": "the account, or signedIn false",
+                            "content": {"application/json": {
+                                "schema": {"$ref": "#/components/schemas/Account"}}}},
+                    "401": _error("a token that does not work"),
+                },
             },
         },
-    },
-    "/api/token/": {
-        "delete": {
-            "summary": "Revoke the token this request is made with",
-            "operationId": "revokeToken",
-            "security": [{"token": []}],
-            "responses": {"204": {"description": "revoked"},
-                          "400": _error("the request carries no token"),
-                          **COMMON_ERRORS},
-        },
+        "/api/token/": {
+            "delete": {
+                "summary": "Revoke the token this request is made with",
+                "operationId": "revokeToken",
+                "security": [{"token": []}],
+                "responses": {"204": {"description": "revoked"},
+                              "400": _error("the request carries no token"),
+                              **COMMON_ERRORS},
+            },
     }
     }
 
 
 def _schemas() -> dict[str, Any]:
     return {
-    "ProgressV1": _document(1),
-    "ProgressV2": _document(2),
-    "LessonV1": _lesson(1),
-    "LessonV2": _lesson(2),
-    "QuizAnswerV1": {"type": "object", "required": ["answer", "correct"],
-                     "additionalProperties": False,
-                     "properties": {"answer": _text(pm.MAX_ANSWER, "the answer given"),
-                                    "correct": {"type": "boolean"}}},
-    "QuizAnswerV2": {"type": "object", "required": ["answer", "correct"],
-                     "additionalProperties": False,
-                     "properties": {"answer": _text(pm.MAX_ANSWER, "the answer given"),
-                                    "correct": {"type": "boolean"}, "at": TIME}},
-    "Base": {"type": "object", "maxProperties": pm.MAX_BASE,
-             "propertyNames": {"pattern": pm.DEVICE.pattern},
-             "additionalProperties": TIME,
-             "description": "the other devices' versions this one was derived from"},
-    "DraftVersion": {"type": "object", "required": ["draft", "at", "device"],
-                     "additionalProperties": False,
-                     "properties": {"draft": _text(pm.MAX_DRAFT, "the code"),
-                                    "at": TIME, "device": DEVICE,
-                                    "base": {"$ref": "#/components/schemas/Base"}}},
-    "Account": {"type": "object", "required": ["signedIn", "links", "messages"],
-                "properties": {
-                    "signedIn": {"type": "boolean"},
-                    "username": {"type": "string"},
-                    "name": {"type": "string"},
-                    "token": {"type": ["string", "null"],
-                              "description": "the name of the token used"},
-                    "account": {"type": "string", "description": "the id the "
-                                "browser keeps this account's progress and events "
-                                "under"},
-                    "learnerSeed": {"type": "string", "description": "the seed of "
-                                    "this learner's order of quiz choices"},
-                    "teach": {"type": "boolean",
-                              "description": "whether the header shows Teach"},
-                    "links": {"type": "object", "additionalProperties": {
-                        "type": "string"}, "description": "signIn, account, "
-                        "signOut, progress, teach"},
-                    "messages": {"type": "array", "items": {"type": "string"}}}},
-    "Error": {"type": "object", "required": ["error"],
-              "properties": {"error": {"type": "string"},
-                             "unknown": {"type": "array", "items": {"type": "string"},
-                                         "description": "lessons the course on this "
-                                         "server does not have (a 400 that refuses "
-                                         "them)"}}}
+        "ProgressV1": _document(1),
+        "ProgressV2": _document(2),
+        "LessonV1": _lesson(1),
+        "LessonV2": _lesson(2),
+        "QuizAnswerV1": {"type": "object", "required": ["answer", "correct"],
+                         "additionalProperties": False,
+                         "properties": {"answer": _text(pm.MAX_ANSWER, "the answer given"),
+                                        "correct": {"type": "boolean"}}},
+        "QuizAnswerV2": {"type": "object", "required": ["answer", "correct"],
+                         "additionalProperties": False,
+                         "properties": {"answer": _text(pm.MAX_ANSWER, "the answer given"),
+                                        "correct": {"type": "boolean"}, "at": TIME}},
+        "Base": {"type": "object", "maxProperties": pm.MAX_BASE,
+                 "propertyNames": {"pattern": pm.DEVICE.pattern},
+                 "additionalProperties": TIME,
+                 "description": "the other devices' versions this one was derived from"},
+        "DraftVersion": {"type": "object", "required": ["draft", "at", "device"],
+                         "additionalProperties": False,
+                         "properties": {"draft": _text(pm.MAX_DRAFT, "the code"),
+                                        "at": TIME, "device": DEVICE,
+                                        "base": {"$ref": "#/components/schemas/Base"}}},
+        "Account": {"type": "object", "required": ["signedIn", "links", "messages"],
+                    "properties": {
+                        "signedIn": {"type": "boolean"},
+                        "username": {"type": "string"},
+                        "name": {"type": "string"},
+                        "token": {"type": ["string", "null"],
+                                  "description": "the name of the token used"},
+                        "account": {"type": "string", "description": "the id the "
+                                    "browser keeps this account's progress and events "
+                                    "under"},
+                        "learnerSeed": {"type": "string", "description": "the seed of "
+                                        "this learner's order of quiz choices"},
+                        "teach": {"type": "boolean",
+                                  "description": "whether the header shows Teach"},
+                        "links": {"type": "object", "additionalProperties": {
+                            "type": "string"}, "description": "signIn, account, "
+                            "signOut, progress, teach"},
+                        "messages": {"type": "array", "items": {"type": "string"}}}},
+        "Error": {"type": "object", "required": ["error"],
+                  "properties": {"error": {"type": "string"},
+                                 "unknown": {"type": "array", "items": {"type": "string"},
+                                             "description": "lessons the course on this "
+                                             "server does not have (a 400 that refuses "
+                                             "them)"}}}
     }
