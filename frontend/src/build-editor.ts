@@ -1,7 +1,7 @@
 // The Build part's editor and its draft: saved as the learner types (and as the page goes), a
 // newer draft from another device shown when the learner has not typed, a change that would make
 // the draft too long refused with a note, and earlier versions offered under the editor.
-import type { ExerciseData } from "./build-part";
+import type { ExerciseData } from "./exercise";
 import { isStarter } from "./levels";
 import { setUpEarlierVersions } from "./earlier-versions";
 import { createEditor, type Editor } from "./editor";

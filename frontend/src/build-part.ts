@@ -7,23 +7,14 @@ import { checksList } from "./build-checks";
 import { setUpDraftEditor } from "./build-editor";
 import { outputPanel, type OutputPanel } from "./build-output";
 import type { DeviceNotes } from "./device-notes";
+import type { ExerciseData } from "./exercise";
 import type { Editor } from "./editor";
 import { recordEvent } from "./events";
-import { blocksAt, chosenLevel, isStarter, LEVEL_NAMES, levelOf, starterOf, switchBlocks, type Level, type LevelPairs } from "./levels";
+import { blocksAt, chosenLevel, isStarter, LEVEL_NAMES, levelOf, starterOf, switchBlocks, type Level } from "./levels";
 import { say as sayLive } from "./live";
 import { MAX_DRAFT, type Progress } from "./progress";
 import { type CheckResult, type Python, type RunResult, StoppedError } from "./python";
 import { setUsable } from "./usable";
-
-export interface ExerciseData {
-  lesson: string; course: string; filename: string; starter: string; checksUrl: string;
-  checkNames: string[]; hints: string[];
-  codealong: Array<{ title: string; caption: string; find: string; type: string }>;
-  runtimeUrl: string;
-  /** The on-my-own level (levels.ts), null for a lesson that has none yet: its starter, and each
-   *  TODO block at both levels. `starter` is the guided one. */
-  own: { starter: string; blocks: LevelPairs } | null;
-}
 
 const CHECK_TIMEOUT_S = 10;
 

@@ -1,6 +1,7 @@
 // Every page's script: progress in this browser, and on a lesson page the five parts coming alive.
 import { confirmAccount, confirmWhenOnline, showKnownAccount } from "./account";
-import { setUpBuild, type ExerciseData } from "./build-part";
+import { setUpBuild } from "./build-part";
+import type { ExerciseData } from "./exercise";
 import { watchAccountDeletion } from "./deleted-account";
 import { DeviceNotes } from "./device-notes";
 import { chosenLevel, type Level } from "./levels";

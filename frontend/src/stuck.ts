@@ -1,7 +1,7 @@
 // "Stuck?": hints one at a time, then a code-along replay of the lines being typed, which plays
 // like a video the learner can take over (chapter marks with times, a scrubber, play/pause,
 // speed, "edit from here"), then the solution after a confirmation.
-import type { ExerciseData } from "./build-part";
+import type { ExerciseData } from "./exercise";
 import { isStarter } from "./levels";
 import type { Editor } from "./editor";
 import { recordEvent } from "./events";

@@ -1,0 +1,13 @@
+// What the lesson page tells the Build part about its exercise (the page's JSON): here, apart from
+// build-part.ts and build-editor.ts, so that neither imports the other for it.
+import type { LevelPairs } from "./levels";
+
+export interface ExerciseData {
+  lesson: string; course: string; filename: string; starter: string; checksUrl: string;
+  checkNames: string[]; hints: string[];
+  codealong: Array<{ title: string; caption: string; find: string; type: string }>;
+  runtimeUrl: string;
+  /** The on-my-own level (levels.ts), null for a lesson that has none yet: its starter, and each
+   *  TODO block at both levels. `starter` is the guided one. */
+  own: { starter: string; blocks: LevelPairs } | null;
+}
