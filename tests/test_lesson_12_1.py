@@ -21,6 +21,7 @@ from linebyline.course import default_course_path, load_course
 from linebyline.dataset import names_file
 from linebyline.mine.scripts import parse_step, run_source
 from linebyline.mine.training import SetupError, configure
+from linebyline.runtime.library import CourseModules
 
 COURSE = default_course_path()
 KEPT = json.loads((COURSE / "runs" / "microgpt.json").read_text(encoding="utf-8"))
@@ -75,7 +76,7 @@ def test_the_builds_run_prints_the_files_first_losses(tmp_path: Path):
     here = os.getcwd()
     os.chdir(tmp_path)
     try:
-        with contextlib.redirect_stdout(out):
+        with contextlib.redirect_stdout(out), CourseModules(lesson().exercise.library):
             exec(compile(lesson().exercise.solution, "microgpt.py", "exec"), {"__name__": "__main__"})
     finally:
         os.chdir(here)

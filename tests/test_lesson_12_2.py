@@ -21,6 +21,7 @@ from linebyline.computed import compute_lesson
 from linebyline.course import default_course_path, load_course
 from linebyline.dataset import names_file
 from linebyline.mine.scripts import parse_step, run_source
+from linebyline.runtime.library import CourseModules
 
 COURSE = default_course_path()
 
@@ -44,7 +45,8 @@ def names() -> list[str]:
 
 def solution(name: str = "experiment_solution") -> dict:
     namespace = {"__name__": name}
-    exec(compile(lesson().exercise.solution, "experiment.py", "exec"), namespace)
+    with CourseModules(lesson().exercise.library):  # the parts it imports from given.*
+        exec(compile(lesson().exercise.solution, "experiment.py", "exec"), namespace)
     return namespace
 
 

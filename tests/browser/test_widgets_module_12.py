@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from linebyline.course import default_course_path, load_course
 from linebyline.dataset import names_file
 from linebyline.mine.scripts import parse_step, run_source
+from linebyline.runtime.library import CourseModules
 
 from .conftest import busy_widget_passes_axe_and_fits_a_phone, wait_for_python
 
@@ -37,7 +38,8 @@ def url() -> str:
 @cache
 def experiment():
     namespace = {"__name__": "reference"}
-    exec(compile(lesson().exercise.solution, "experiment.py", "exec"), namespace)
+    with CourseModules(lesson().exercise.library):  # the parts it imports from given.*
+        exec(compile(lesson().exercise.solution, "experiment.py", "exec"), namespace)
     return namespace["experiment"]
 
 
