@@ -105,3 +105,22 @@ def test_a_starter_that_already_passes(copy):
     done = run_cli("lint", str(copy), "--lesson", "7.5")
     assert done.returncode == 1, done.stderr
     assert "the starter passes every check even when run as if edited" in done.stdout
+
+
+def test_a_line_the_learner_writes_must_be_the_programs_or_declared_adapted(course):
+    from dataclasses import replace as swap
+
+    from linebyline.lint import _line_problems
+
+    lesson = course.lesson("12.2")  # its seed line takes the experiment's own seed
+    (adapted,) = lesson.exercise.adapted
+    assert _line_problems(course, lesson) == []
+    undeclared = swap(lesson, exercise=swap(lesson.exercise, adapted=()))
+    assert any(f"the learner writes this line, but it is in neither microgpt.py nor microgpt.py: "
+               f"{adapted.text}" in problem for problem in _line_problems(course, undeclared))
+    chars = next(n for n, line in enumerate(course.program_lines(), 1)
+                 if line.startswith("chars = "))  # a line 12.2 writes word for word
+    same = swap(adapted, line=chars, text=course.program_lines()[chars - 1].strip())
+    unchanged = swap(lesson, exercise=swap(lesson.exercise, adapted=(same,)))
+    assert any(f"adapted line {chars}: the learner's line is microgpt.py's own, unchanged"
+               in problem for problem in _line_problems(course, unchanged))

@@ -219,6 +219,15 @@ def _line_problems(course: Course, lesson: Lesson) -> list[str]:
     known = {line.strip() for line in program}
     script = course.path / lesson.script
     known |= {line.strip() for line in script.read_text(encoding="utf-8").splitlines()}
+    for adapted in exercise.adapted:  # a program line changed on purpose, declared with why
+        place = f"{lesson.path / 'lesson.yaml'}:{adapted.yaml_line}: adapted line {adapted.line}"
+        if not 1 <= adapted.line <= len(program) or not program[adapted.line - 1].strip():
+            problems.append(f"{place}: {course.program_name} has no such line")
+        elif program[adapted.line - 1].strip() == adapted.text:
+            problems.append(f"{place}: the learner's line is {course.program_name}'s own, "
+                            "unchanged: nothing to declare")
+        else:
+            known.add(adapted.text)
     starter = {line.strip() for line in exercise.starter.splitlines()}
     for number, line in enumerate(exercise.solution.splitlines(), 1):
         text = line.strip()
