@@ -116,19 +116,31 @@ def lint_course(course: Course, require_full_coverage: bool = False,
             standard.append(f"the right choice is the longest in {longest} of {total} choice "
                             f"questions, more than {lesson_standard.LONGEST_SHARE:.0%}: length "
                             "gives answers away")
-        notes.extend(_answer_leak_notes(course))
+    leaks = lesson_standard.answer_leaks(course)
+    standard.extend(_answer_leak_problems(course, leaks, only))
+    if not only:
+        asked = sum(len(lesson_standard.answers_to_write(lesson)) for lesson in course.lessons()
+                    if lesson.exercise is not None)
+        notes.append(f"answers one copy away: {len(leaks)} of the {asked} lines the Builds ask "
+                     "for (goal: 0; a starter that needs them imports them from the course's "
+                     "library/)")
     return CourseReport(course, reports, problems, uncovered, notes, standard, strict)
 
 
-def _answer_leak_notes(course: Course) -> list[str]:
-    """Lines a Build asks for that a learner could copy from an earlier starter (goal: none)."""
-    leaks = lesson_standard.answer_leaks(course)
-    asked = sum(len(lesson_standard.answers_to_write(lesson)) for lesson in course.lessons()
-                if lesson.exercise is not None)
-    return [f"lesson {lesson} asks for `{line}`, which already stands in {where}"
-            for line, lesson, where in leaks] + [
-        f"answers one copy away: {len(leaks)} of the {asked} lines the Builds ask for "
-        "(goal: 0; a starter that needs them imports them from the course's library/)"]
+def _answer_leak_problems(course: Course, leaks: list[tuple[str, str, str]],
+                          only: list[str] | None) -> list[str]:
+    """A line a Build asks for that a learner could copy, from an earlier lesson's starter or
+    from its own starter's comments: one finding each. With ``only``, the leaks that involve a
+    linted lesson, as the one that asks or the one whose starter shows the line."""
+    found = []
+    for key, number, where in leaks:
+        shown_in = where.removeprefix("the starter of lesson ")
+        if only and number not in only and shown_in not in only:
+            continue
+        line = lesson_standard.answer_line(course.lesson(number), key)
+        found.append(f"lesson {number} asks for `{line}`, which already stands in {where}: give "
+                     "the line in this lesson's starter, or change what the Build asks for")
+    return found
 
 
 
