@@ -87,10 +87,28 @@ def test_the_pages_figures_are_microgpt_pys_own():
                        ("n_line", "n = min(block_size"), ("lr_line", "lr = learning_rate"),
                        ("end_line", 'print(f"step ')):
         assert program[found[key] - 1].strip().startswith(start), key
-    # The four lines the learner writes are those lines of microgpt.py, word for word.
+    # The four lines the learner writes are those lines of microgpt.py: three word for word, and
+    # the seed line with the experiment's own seed where microgpt.py writes its number (the seed
+    # is a setting of experiment(), microgpt's by default).
     written = [line.strip() for line in lesson().exercise.solution.splitlines()]
-    for key in ("seed_line", "chars_line", "n_line", "lr_line"):
+    for key in ("chars_line", "n_line", "lr_line"):
         assert program[found[key] - 1].strip() in written, key
+    code = [line.split("#")[0].strip() for line in written]
+    seed_line = program[found["seed_line"] - 1].split("#")[0].strip()
+    assert seed_line == f"random.seed({found['seed']})"
+    assert "random.seed(seed)" in code and seed_line not in code
+    assert solution()["experiment"].__defaults__[-1] == found["seed"]
+
+
+def test_the_seed_is_the_experiments_own():
+    """Two runs with one seed give the same losses, another seed gives others, and the default
+    seed is microgpt.py's: its run is microgpt.py's (the test above)."""
+    experiment = solution()["experiment"]
+    docs, tiny = ["ab", "ba", "abba"], {"n_embd": 4, "n_head": 2, "block_size": 4, "num_steps": 2}
+    default = experiment(docs, **tiny)["losses"]
+    assert experiment(docs, seed=facts()["seed"], **tiny)["losses"] == default
+    assert experiment(docs, seed=7, **tiny)["losses"] == experiment(docs, seed=7, **tiny)["losses"]
+    assert experiment(docs, seed=7, **tiny)["losses"] != default
 
 
 def test_runs_printed_losses_are_the_pages(tmp_path: Path):

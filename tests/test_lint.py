@@ -105,3 +105,49 @@ def test_a_starter_that_already_passes(copy):
     done = run_cli("lint", str(copy), "--lesson", "7.5")
     assert done.returncode == 1, done.stderr
     assert "the starter passes every check even when run as if edited" in done.stdout
+
+
+def test_a_line_the_learner_writes_must_be_the_programs_or_declared_adapted(course):
+    from dataclasses import replace as swap
+
+    from linebyline.lint import _line_problems
+
+    lesson = course.lesson("12.2")  # its seed line takes the experiment's own seed
+    (adapted,) = lesson.exercise.adapted
+    assert _line_problems(course, lesson) == []
+    undeclared = swap(lesson, exercise=swap(lesson.exercise, adapted=()))
+    assert any(f"the learner writes this line, but it is in neither microgpt.py nor microgpt.py: "
+               f"{adapted.text}" in problem for problem in _line_problems(course, undeclared))
+    chars = next(n for n, line in enumerate(course.program_lines(), 1)
+                 if line.startswith("chars = "))  # a line 12.2 writes word for word
+    same = swap(adapted, line=chars, text=course.program_lines()[chars - 1].strip())
+    unchanged = swap(lesson, exercise=swap(lesson.exercise, adapted=(same,)))
+    assert any(f"adapted line {chars}: the learner's line is microgpt.py's own, unchanged"
+               in problem for problem in _line_problems(course, unchanged))
+
+
+def test_the_course_asks_for_no_line_a_learner_could_copy(course):
+    # Issue 28: no Build asks for a line that stands, as code, in an earlier lesson's starter or
+    # in its own starter's comments (lint --strict fails on any).
+    from linebyline.lesson_standard import answer_leaks
+
+    assert answer_leaks(course) == []
+
+
+def test_an_answer_in_an_earlier_starter_fails_strict_lint(copy, course):
+    from linebyline.lesson_standard import answer_line, answers_to_write
+
+    later = course.lesson("7.5")
+    line = next(answer_line(later, key) for key in answers_to_write(later)
+                if not key.endswith(":"))  # a statement: it can stand alone in a function
+    # 7.4's starter gains a finished helper that holds the line (its solution too, so that the
+    # code-along still ends at the solution): a learner of 7.5 could copy it from there.
+    planted = f"\n\ndef _finished_helper():\n    {line}\n"
+    for name in ("starter.py", "solution.py"):
+        path = folder(copy, "7.4") / name
+        path.write_text(path.read_text() + planted)
+    done = run_cli("lint", str(copy), "--strict", "--lesson", "7.5")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert (f"lesson 7.5 asks for `{line}`, which already stands in the starter of lesson 7.4"
+            in done.stdout), done.stdout
+    assert done.stdout.rstrip().endswith("lint FAILED.")

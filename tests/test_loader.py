@@ -236,3 +236,17 @@ def test_computations_find_the_course_library_from_a_relative_path(copy, monkeyp
     lesson = load_course(Path(copy.name)).lesson("1.6")
     computed = compute_lesson(lesson)
     assert not computed.problems, computed.problems
+
+
+def test_an_adapted_line_must_be_one_the_learner_writes_and_say_why(copy):
+    path = next((copy / "lessons").glob("12.2-*")) / "lesson.yaml"
+    replace(path, 'as: "random.seed(seed)', 'as: "random.seed(seeds)')
+    text = path.read_text()
+    start = text.index("      why: >-\n", text.index("  adapted:"))
+    end = text.index("  hints:", start)
+    path.write_text(text[:start] + "      why: a new seed\n" + text[end:])
+    errors = errors_of(copy)
+    assert any(error.startswith(f"{path}:") and "`as` must be a line the learner writes (in the "
+               "solution, not the starter): random.seed(seeds)" in error for error in errors)
+    assert any(error.startswith(f"{path}:") and "`why` must say why the line departs from the "
+               "program, in at least 30 characters" in error for error in errors)

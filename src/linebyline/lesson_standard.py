@@ -315,6 +315,15 @@ def answers_to_write(lesson: Lesson) -> list[str]:
             if key not in given and len(key) > ANSWER_MIN_CHARS]
 
 
+def answer_line(lesson: Lesson, key: str) -> str:
+    """The solution's line (its code, without a comment) that ``key`` was made from."""
+    for line in lesson.exercise.solution.splitlines():
+        code = line.split("#")[0]
+        if re.sub(r"\s+", "", code) == key:
+            return code.strip()
+    return key
+
+
 def answer_leaks(course: Course) -> list[tuple[str, str, str]]:
     """(line, the lesson that asks for it, where it already stands) for every answer a learner
     could copy: from an earlier lesson's starter (as code), or from its own starter's comments.

@@ -116,19 +116,31 @@ def lint_course(course: Course, require_full_coverage: bool = False,
             standard.append(f"the right choice is the longest in {longest} of {total} choice "
                             f"questions, more than {lesson_standard.LONGEST_SHARE:.0%}: length "
                             "gives answers away")
-        notes.extend(_answer_leak_notes(course))
+    leaks = lesson_standard.answer_leaks(course)
+    standard.extend(_answer_leak_problems(course, leaks, only))
+    if not only:
+        asked = sum(len(lesson_standard.answers_to_write(lesson)) for lesson in course.lessons()
+                    if lesson.exercise is not None)
+        notes.append(f"answers one copy away: {len(leaks)} of the {asked} lines the Builds ask "
+                     "for (goal: 0; a starter that needs them imports them from the course's "
+                     "library/)")
     return CourseReport(course, reports, problems, uncovered, notes, standard, strict)
 
 
-def _answer_leak_notes(course: Course) -> list[str]:
-    """Lines a Build asks for that a learner could copy from an earlier starter (goal: none)."""
-    leaks = lesson_standard.answer_leaks(course)
-    asked = sum(len(lesson_standard.answers_to_write(lesson)) for lesson in course.lessons()
-                if lesson.exercise is not None)
-    return [f"lesson {lesson} asks for `{line}`, which already stands in {where}"
-            for line, lesson, where in leaks] + [
-        f"answers one copy away: {len(leaks)} of the {asked} lines the Builds ask for "
-        "(goal: 0; a starter that needs them imports them from the course's library/)"]
+def _answer_leak_problems(course: Course, leaks: list[tuple[str, str, str]],
+                          only: list[str] | None) -> list[str]:
+    """A line a Build asks for that a learner could copy, from an earlier lesson's starter or
+    from its own starter's comments: one finding each. With ``only``, the leaks that involve a
+    linted lesson, as the one that asks or the one whose starter shows the line."""
+    found = []
+    for key, number, where in leaks:
+        shown_in = where.removeprefix("the starter of lesson ")
+        if only and number not in only and shown_in not in only:
+            continue
+        line = lesson_standard.answer_line(course.lesson(number), key)
+        found.append(f"lesson {number} asks for `{line}`, which already stands in {where}: give "
+                     "the line in this lesson's starter, or change what the Build asks for")
+    return found
 
 
 
@@ -219,6 +231,15 @@ def _line_problems(course: Course, lesson: Lesson) -> list[str]:
     known = {line.strip() for line in program}
     script = course.path / lesson.script
     known |= {line.strip() for line in script.read_text(encoding="utf-8").splitlines()}
+    for adapted in exercise.adapted:  # a program line changed on purpose, declared with why
+        place = f"{lesson.path / 'lesson.yaml'}:{adapted.yaml_line}: adapted line {adapted.line}"
+        if not 1 <= adapted.line <= len(program) or not program[adapted.line - 1].strip():
+            problems.append(f"{place}: {course.program_name} has no such line")
+        elif program[adapted.line - 1].strip() == adapted.text:
+            problems.append(f"{place}: the learner's line is {course.program_name}'s own, "
+                            "unchanged: nothing to declare")
+        else:
+            known.add(adapted.text)
     starter = {line.strip() for line in exercise.starter.splitlines()}
     for number, line in enumerate(exercise.solution.splitlines(), 1):
         text = line.strip()

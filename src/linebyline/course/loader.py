@@ -17,6 +17,7 @@ from .fields import Fields
 from .levels import own_starter, todo_blocks
 from .library import library_sources
 from .model import (
+    Adapted,
     Chapter,
     Choice,
     Course,
@@ -305,7 +306,7 @@ def _exercise(fields: Fields, folder: Path) -> Exercise | None:
     if build is None:
         return None
     build.only("file", "starter", "solution", "checks", "mistakes", "hints", "codealong",
-               "on_my_own")
+               "on_my_own", "adapted")
     texts = {}
     for key in ("starter", "solution", "checks"):
         name = build.get(key, str)
@@ -337,10 +338,30 @@ def _exercise(fields: Fields, folder: Path) -> Exercise | None:
                      for entry in build.items("mistakes", "mistake"))
     codealong = _codealong(build, starter, solution)
     own, own_lines = _on_my_own(build, starter)
+    adapted = tuple(_adapted(entry, starter, solution)
+                    for entry in build.items("adapted", "adapted line", required=False))
     return Exercise(filename or "", starter, solution, checks_source, checks_path, check_names,
                     mistakes, tuple(str(hint) for hint in hints), codealong,
                     library_sources(folder.parent.parent), own, own_starter(starter, own),
-                    own_lines)
+                    own_lines, adapted)
+
+
+def _adapted(entry: Fields, starter: str, solution: str) -> Adapted:
+    """`adapted`: a line the learner writes that is the program's `line` changed on purpose,
+    written `as` the solution has it, with `why` in a sentence a reviewer can judge."""
+    entry.only("line", "as", "why")
+    line, text, why = entry.get("line", int), entry.get("as", str), entry.get("why", str)
+    text = (text or "").strip()
+    if line is not None and line < 1:
+        entry.error("`line` must be a line number of the program, from 1", "line")
+    written = {row.strip() for row in solution.splitlines()} - {row.strip() for row in starter.splitlines()}
+    if text and solution and text not in written:
+        entry.error(f"`as` must be a line the learner writes (in the solution, not the starter): "
+                    f"{text}", "as")
+    if why is not None and len(why.strip()) < MIN_REASON_CHARS:
+        entry.error(f"`why` must say why the line departs from the program, in at least "
+                    f"{MIN_REASON_CHARS} characters", "why")
+    return Adapted(line or 0, text, " ".join((why or "").split()), entry.line())
 
 
 def _on_my_own(build: Fields, starter: str) -> tuple[tuple[str, ...], tuple[int, ...]]:

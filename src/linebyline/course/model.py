@@ -28,6 +28,17 @@ class Mistake:
 
 
 @dataclass(frozen=True)
+class Adapted:
+    """A line the learner writes that is a line of the program changed on purpose (12.2's seed
+    line takes the experiment's own seed where microgpt.py writes 42), and why."""
+
+    line: int  # the program's line it adapts
+    text: str  # the line as the solution writes it (stripped)
+    why: str
+    yaml_line: int = 0  # in lesson.yaml, for lint reports
+
+
+@dataclass(frozen=True)
 class Chapter:
     """One chapter of the code-along: a caption, then ``type`` typed in place of ``find``."""
 
@@ -55,6 +66,8 @@ class Exercise:
     on_my_own: tuple[str, ...] = ()
     own_starter: str = ""
     on_my_own_lines: tuple[int, ...] = field(default=(), compare=False)  # in lesson.yaml
+    # Lines the learner writes that are the program's lines changed on purpose (`adapted:`).
+    adapted: tuple[Adapted, ...] = ()
 
     @property
     def starters(self) -> dict[str, str]:

@@ -30,11 +30,11 @@ def smoothed_step(lr):
         p.grad = 0
 
 
-def descend(steps, seed=1):
+def descend(steps, noise_seed=1):
     """From x = 1, y = 1.5, with m at 0: `steps` noisy steps, lr shrinking from learning_rate
     to 0 as in lesson 6.5. Returns the true loss (the surface without its tilt), x and y after
     each step."""
-    random.seed(seed)
+    random.seed(noise_seed)
     params[0].data, params[1].data = 1.0, 1.5
     m[:] = [0.0] * len(params)
     path = []

@@ -82,7 +82,7 @@ def rmsnorm(x):
 
 
 
-def experiment(docs, n_layer=1, n_embd=16, num_steps=20, block_size=16, n_head=4):
+def experiment(docs, n_layer=1, n_embd=16, num_steps=20, block_size=16, n_head=4, seed=42):
     """Train a fresh microgpt on docs, shuffled as microgpt.py shuffles them; return its losses,
     learning rates, vocab_size and size."""
     docs = list(docs)  # a copy to shuffle: the caller's list keeps its order

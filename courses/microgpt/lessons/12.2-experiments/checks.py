@@ -2,15 +2,15 @@
 runs with the same settings give the same numbers.
 
 Every experiment here is tiny (n_embd 4, two heads, a few steps on a few documents), so the
-checks take seconds. In order: the same experiment twice (the seed), a data set with characters
-the names do not have (the vocabulary), documents shorter and longer than block_size (the
-positions scored), the learning rate of every step (the decay), then experiment() against ours
-on new data and sizes.
+checks take seconds. In order: the same experiment twice (the seed), the same experiment with
+two other seeds (the seed is the experiment's own), a data set with characters the names do not
+have (the vocabulary), documents shorter and longer than block_size (the positions scored), the
+learning rate of every step (the decay), then experiment() against ours on new data and sizes.
 """
 from linebyline.runtime import Case, agrees, calling, check, close, fail, number, reference
 
 TINY = {"n_embd": 4, "n_head": 2, "block_size": 4}
-SEED_FIX = "random.seed(42)  # same seed, same shuffle, same weights, same names"
+SEED_FIX = "random.seed(seed)  # this run's own draws: same seed, same shuffle, same weights"
 CHARS_FIX = "chars = sorted(set(''.join(docs)))"
 N_FIX = "n = min(block_size, len(tokens) - 1)"
 LR_FIX = "lr = learning_rate * (1 - step / num_steps)"
@@ -54,6 +54,31 @@ def _(code):
                  f"difference between two experiments could come from the draws rather than "
                  f"from the setting you changed.", fix=SEED_FIX)
         return f"Twice {_losses(first)}: the same draws, the same numbers."
+
+
+@check("another seed gives other losses")
+def _(code):
+    for docs in SEED_DATA:
+        try:
+            first = _run(code, docs, seed=1)["losses"]
+        except (IndexError, ValueError):
+            if docs is SEED_DATA[-1]:
+                raise
+            continue
+        second = _run(code, docs, seed=2)["losses"]
+        if first == second:
+            told = (f"experiment({docs!r}) with seed=1 and with seed=2 gave the same losses, "
+                    f"{_losses(first)}")
+            if _run(code, docs)["losses"] == first:
+                fail(told + ": the losses of seed=42, the default. The random numbers were "
+                     "seeded with 42 whatever the seed parameter said, so every experiment "
+                     "starts from microgpt's draws, and no run can show how much of a "
+                     "difference the draws alone make.", fix=SEED_FIX)
+            fail(told + ". The random numbers started in the same place whatever the seed "
+                 "parameter said: an experiment's draws must come from its own seed.",
+                 fix=SEED_FIX)
+        return (f"seed=1 gives {_losses(first)}, seed=2 {_losses(second)}: each run draws "
+                f"from its own seed.")
 
 
 @check("the vocabulary is the data's own characters")

@@ -88,12 +88,12 @@ def rmsnorm(x):
 
 
 
-def experiment(docs, n_layer=1, n_embd=16, num_steps=20, block_size=16, n_head=4):
-    """Train a fresh microgpt on docs, shuffled as microgpt.py shuffles them; return its losses,
-    learning rates, vocab_size and size."""
-    # TODO 1 of 4 (one line, lesson 1.2): seed the random numbers, microgpt's way, so that every
-    #       experiment shuffles its documents and draws its weights as microgpt.py does, and
-    #       two runs differ only by their settings.
+def experiment(docs, n_layer=1, n_embd=16, num_steps=20, block_size=16, n_head=4, seed=42):
+    """Train a fresh microgpt on docs, shuffled as microgpt.py shuffles them, from its own seed
+    (microgpt's 42 unless told); return its losses, learning rates, vocab_size and size."""
+    # TODO 1 of 4 (one line, lesson 1.2): seed the random numbers, as microgpt.py does, but with
+    #       this experiment's own seed (the parameter), so that two runs with the same seed shuffle
+    #       their documents and draw their weights alike, and differ only by their settings.
     docs = list(docs)  # a copy to shuffle: the caller's list keeps its order
     random.shuffle(docs)
     # TODO 2 of 4 (one line, lesson 1.4): the vocabulary comes from the data: every character

@@ -1,5 +1,5 @@
-"""Checks for lesson 12.3: microgpt's layer loop, written as shapes, gives every layer its six
-matrices, for any number of layers and any width.
+"""Checks for lesson 12.3: the body of microgpt's layer loop, written as shapes, gives every layer
+its six matrices, for any number of layers and any width.
 
 The shapes are compared with the ones microgpt's lines make, matrix by matrix, so a missing
 matrix, a transposed MLP and an MLP as narrow as x are each named. Then several layers, then
@@ -8,8 +8,8 @@ recomputed from its formula, independently of any dict.
 """
 from linebyline.runtime import Case, agrees, calling, check, fail
 
-LOOP_FIX = ("for layer in range(n_layer): the four attention matrices as matrix(n_embd, n_embd), "
-            "then weights[f'layer{layer}.mlp_fc1'] = matrix(4 * n_embd, n_embd) and "
+LOOP_FIX = ("inside the loop over the layers, the four attention matrices as matrix(n_embd, "
+            "n_embd), then weights[f'layer{layer}.mlp_fc1'] = matrix(4 * n_embd, n_embd) and "
             "weights[f'layer{layer}.mlp_fc2'] = matrix(n_embd, 4 * n_embd)")
 LINE_FIX = {
     'attn': "weights[f'layer{layer}.{name}'] = matrix(n_embd, n_embd)",
@@ -17,8 +17,8 @@ LINE_FIX = {
     'mlp_fc2': "weights[f'layer{layer}.mlp_fc2'] = matrix(n_embd, 4 * n_embd)",
 }
 NAMES_FIX = "for name in ('attn_wq', 'attn_wk', 'attn_wv', 'attn_wo'):"
-LAYERS_FIX = ("for layer in range(n_layer):, with each name made from layer: "
-              "f'layer{layer}.{name}'")
+LAYERS_FIX = ("each name made from the loop's layer: f'layer{layer}.{name}', "
+              "f'layer{layer}.mlp_fc1' and f'layer{layer}.mlp_fc2'")
 MICROGPT = (27, 1, 16, 16)
 GPT2 = (50257, 12, 768, 1024)
 

@@ -14,11 +14,13 @@ def shapes(vocab_size, n_layer, n_embd, block_size):
     """microgpt's weights by name, each as (rows, cols), for a model of the given size."""
     weights = {'wte': matrix(vocab_size, n_embd), 'wpe': matrix(block_size, n_embd),
                'lm_head': matrix(vocab_size, n_embd)}
-    # TODO (five lines: the layer loop of microgpt.py, lines 94 to 98): for each of n_layer
-    #       layers, four attention matrices (attn_wq, attn_wk, attn_wv, attn_wo), each
-    #       n_embd × n_embd, then the MLP's two: mlp_fc1 from n_embd numbers to 4 × n_embd
-    #       hidden units, and mlp_fc2 back. Each layer's names are its own, as in microgpt
-    #       ('layer0.attn_wq', ...).
+    for layer in range(n_layer):
+        # TODO (four lines: the body of microgpt.py's layer loop, lines 95 to 98): this layer's
+        #       four attention matrices (attn_wq, attn_wk, attn_wv, attn_wo), each n_embd × n_embd,
+        #       then the MLP's two: mlp_fc1 from n_embd numbers to 4 × n_embd hidden units, and
+        #       mlp_fc2 back. Each layer's names are its own, as in microgpt
+        #       ('layer0.attn_wq', ...).
+        pass  # stand-in: this layer gets no matrix yet
     return weights
 
 
