@@ -7,7 +7,9 @@ of its own (so nothing it does stays in the server) but none of the check's cont
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -35,13 +37,18 @@ def compute(solution: str, items: list[dict[str, Any]], timeout: float,
     job = {"solution": solution, "items": items, "paths": paths}
     with tempfile.TemporaryDirectory(prefix="linebyline-compute-") as folder:
         shutil.copyfile(names_file(), Path(folder) / "input.txt")
+        # A session of its own: the items it forks go with it when it runs too long.
+        child = subprocess.Popen([sys.executable, "-I", str(WORKER)], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 cwd=folder, start_new_session=True)
         try:
-            child = subprocess.run([sys.executable, "-I", str(WORKER)], input=json.dumps(job),
-                                   text=True, capture_output=True, cwd=folder, timeout=timeout)
+            stdout, stderr = child.communicate(json.dumps(job), timeout=timeout)
         except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate()
             return [{"error": f"it ran past {timeout:g} s"} for _ in items]
     try:
-        return json.loads(child.stdout)["results"]
+        return json.loads(stdout)["results"]
     except (ValueError, KeyError):
-        last = (child.stderr.strip().splitlines() or [f"exit code {child.returncode}"])[-1]
+        last = (stderr.strip().splitlines() or [f"exit code {child.returncode}"])[-1]
         return [{"error": f"the computation crashed: {last}"} for _ in items]

@@ -4,8 +4,9 @@ Reads one JSON job on stdin ({"solution", "items": [{"code", "name", "then"?}], 
 writes one JSON
 object on stdout: {"results": [{"value": ...} or {"error": "..."}]}. Each item gets the solution's
 state as if freshly run, so no item can disturb another: where the system can fork, the
-solution runs once and each item runs in a forked copy of that state (a lesson has a dozen
-items, and some solutions take a second); elsewhere each item runs the solution again. What
+solution runs once and each item runs in a forked copy of that state, as many at once as there
+are cores (a lesson has a dozen items, and some solutions take a second); elsewhere each item
+runs the solution again. What
 the solution prints is thrown away.
 """
 from __future__ import annotations
@@ -15,6 +16,7 @@ import io
 import json
 import math
 import os
+import selectors
 import sys
 import traceback
 from typing import Any
@@ -85,27 +87,53 @@ def _run(solution: str, item: dict[str, Any]) -> dict[str, Any]:
     return _item(namespace, item)
 
 
-def _forked(namespace: dict[str, Any], item: dict[str, Any]) -> dict[str, Any]:
-    """One item in a forked copy of the solved state; its result comes back through a pipe."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: run the item, send the result, leave without cleanup
-        os.close(read)
-        try:
-            data = json.dumps(_item(namespace, item)).encode()
-        except BaseException as error:  # noqa: BLE001 - whatever happens, the parent hears
-            data = json.dumps({"error": f"{type(error).__name__}: {error}"}).encode()
-        with os.fdopen(write, "wb") as pipe:
-            pipe.write(data)
-        os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as pipe:
-        data = pipe.read()
-    _, status = os.waitpid(pid, 0)
+def _child(namespace: dict[str, Any], item: dict[str, Any], write: int) -> None:
+    """In a forked copy of the solved state: run the item, send its result, leave at once."""
     try:
-        return json.loads(data)
-    except ValueError:
-        return {"error": f"the computation ended without a result (status {status})"}
+        data = json.dumps(_item(namespace, item)).encode()
+    except BaseException as error:  # noqa: BLE001 - whatever happens, the parent hears
+        data = json.dumps({"error": f"{type(error).__name__}: {error}"}).encode()
+    with os.fdopen(write, "wb") as pipe:
+        pipe.write(data)
+    os._exit(0)
+
+
+def _all_forked(namespace: dict[str, Any], items: list[dict[str, Any]], at_once: int
+                ) -> list[dict[str, Any]]:
+    """Each item in a forked copy of the solved state, `at_once` of them at a time (a lesson's
+    predictions may each train a model: on two cores, two train at once). Results come back
+    through pipes, read as they arrive so that no child waits on a full pipe."""
+    results: list[dict[str, Any]] = [{} for _ in items]
+    waiting = list(enumerate(items))
+    running: dict[int, tuple[int, int, bytearray]] = {}  # read end -> (index, pid, bytes)
+    with selectors.DefaultSelector() as selector:
+        while waiting or running:
+            while waiting and len(running) < at_once:
+                index, item = waiting.pop(0)
+                read, write = os.pipe()
+                pid = os.fork()
+                if pid == 0:
+                    os.close(read)
+                    _child(namespace, item, write)
+                os.close(write)
+                running[read] = (index, pid, bytearray())
+                selector.register(read, selectors.EVENT_READ)
+            for key, _ in selector.select():
+                index, pid, data = running[key.fd]
+                chunk = os.read(key.fd, 1 << 16)
+                if chunk:
+                    data += chunk
+                    continue
+                selector.unregister(key.fd)
+                os.close(key.fd)
+                del running[key.fd]
+                _, status = os.waitpid(pid, 0)
+                try:
+                    results[index] = json.loads(data)
+                except ValueError:
+                    results[index] = {"error": "the computation ended without a result "
+                                               f"(status {status})"}
+    return results
 
 
 def main() -> None:
@@ -122,7 +150,7 @@ def main() -> None:
             results = [_error(error) for _ in items]
         else:
             sys.stdout.flush()
-            results = [_forked(namespace, item) for item in items]
+            results = _all_forked(namespace, items, max(1, min(len(items), os.cpu_count() or 1)))
     sys.stdout.write(json.dumps({"results": results}))
 
 
