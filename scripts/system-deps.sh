@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # What the tests need from the system, installed and started if missing (idempotent):
-# Debian's Chromium for the browser tests, a PostgreSQL server for the database tests, nginx
-# for the deployment test (tests/deploy: it runs its own nginx with deploy/nginx.conf), and
-# bubblewrap, which contains `linebyline check` (the tests also run it without, on purpose), and
-# tmux, the real terminal a terminal learner's test types into (tests/browser/test_terminal_learner.py).
+# Debian's Chromium and its headless shell (the browser tests run in the shell), a PostgreSQL
+# server for the database tests, nginx for the deployment test (tests/deploy: it runs its own
+# nginx with deploy/nginx.conf), bubblewrap, which contains `linebyline check` (the tests also
+# run it without, on purpose), and tmux, the real terminal a terminal learner's test types into
+# (tests/browser/test_terminal_learner.py).
 # Needs root (as on the development machines and CI); prints what it does.
 set -euo pipefail
 
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)
 command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || need+=(nginx)

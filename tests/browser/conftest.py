@@ -27,7 +27,12 @@ T = TypeVar("T")
 
 
 def chromium_path() -> str:
-    path = os.environ.get("LINEBYLINE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    """Debian's headless shell (Chromium's engine without the desktop browser around it, which
+    Playwright itself runs headless tests in: a lesson reaches "Python ready" about a quarter
+    sooner on two cores, bench/chromium_builds.py), else Debian's Chromium;
+    LINEBYLINE_CHROMIUM names another."""
+    path = (os.environ.get("LINEBYLINE_CHROMIUM") or shutil.which("chromium-headless-shell")
+            or shutil.which("chromium") or "/usr/bin/chromium")
     assert Path(path).exists(), f"Chromium is needed for the browser tests and is not at {path}"
     return path
 
