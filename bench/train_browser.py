@@ -71,19 +71,36 @@ def bare_run(page: Page, url: str, source: str, timeout_s: float) -> float:
 
 
 def app_run(page: Page, steps: int, timeout_s: float) -> tuple[float, str]:
-    """Seconds from pressing Train to the page's "Done", and what the page said."""
+    """Seconds from pressing Train to the page's "Done", and what the page said.
+
+    The Train button is marked busy with aria-disabled (it keeps the keyboard focus), and the
+    last run's "Done: ..." stays on the page: so the run counts as started only once the button
+    says it is busy, and as finished once it is free again with a new "Done"."""
     page.wait_for_selector('[data-python-status][data-state="ready"]', timeout=180_000)
     page.fill("[data-steps]", str(steps))
+    button = "[data-action='train']"
     page.evaluate("window.__measuring = true; window.__started = performance.now()")
     started = time.perf_counter()
-    page.click("[data-action='train']")
+    page.click(button)
+    page.wait_for_selector(f"{button}[aria-disabled='true']", timeout=60_000)
     page.wait_for_function(
         "() => /^Done: /.test(document.querySelector(\"[data-readout='progress']\").textContent)"
-        " && !document.querySelector(\"[data-action='train']\").disabled",
+        f" && document.querySelector(\"{button}\").getAttribute('aria-disabled') !== 'true'",
         timeout=timeout_s * 1000, polling=50)
     seconds = time.perf_counter() - started
     page.evaluate("window.__measuring = false")
-    return seconds, page.inner_text("[data-readout='progress']")
+    said = page.inner_text("[data-readout='progress']")
+    done = re.match(r"Done: ([\d,]+) steps?", said)
+    if not done or int(done.group(1).replace(",", "")) != steps:
+        raise SystemExit(f"the app did not train {steps} steps: the page says {said!r}")
+    return seconds, said
+
+
+def plausible(app: float, bare: float) -> None:
+    """A run of the app faster than half of bare Pyodide's did not train: fail loudly."""
+    if app < 0.5 * bare:
+        raise SystemExit(f"implausible: the app's run took {app:.1f} s against {bare:.1f} s in "
+                         "bare Pyodide; it cannot have trained (the bench measures nothing)")
 
 
 TRACE_CATEGORIES = ["devtools.timeline", "toplevel", "disabled-by-default-devtools.timeline"]
@@ -140,11 +157,13 @@ def main() -> None:
         page.goto(url + "/my-microgpt/")
         page.select_option("[data-script-choice]", args.script)
         warm, _ = app_run(page, args.steps, timeout_s)
+        plausible(warm, bare)
         print(f"(the app's first run, with the reference beside it: {warm:.1f} s)", flush=True)
         page.evaluate("window.__longest = 0; window.__long = 0; window.__tasks = []")
         if args.trace:
             browser.start_tracing(page=page, path=args.trace, categories=TRACE_CATEGORIES)
         app, said = app_run(page, args.steps, timeout_s)
+        plausible(app, bare)
         if args.trace:
             browser.stop_tracing()
         longest = page.evaluate("window.__longest")
