@@ -61,21 +61,30 @@ _FOLDER = os.path.dirname(os.path.abspath(__file__))
 _BUILTINS = dict(vars(builtins))  # deleted below: only the closures keep it
 
 
-def _seal(exec=exec, compile=compile, dict=dict, list=list, open=open, sorted=sorted,
+def _compiled(folder: str) -> dict[str, Any]:
+    """This package's files (but this one), compiled: from the bytecode Python keeps beside them
+    when it is current, as an import would take it, else from their source. A check's process
+    starts here, so compiling every file each time was a third of what starting one cost."""
+    from importlib.machinery import SourceFileLoader
+
+    compiled: dict[str, Any] = {}
+    for entry in sorted(os.listdir(folder)):
+        if entry.endswith(".py") and entry != "seal.py":
+            name = f"{PACKAGE}.{entry[:-3]}"
+            compiled[entry[:-3]] = SourceFileLoader(name, os.path.join(folder, entry)).get_code(name)
+    return compiled
+
+
+def _seal(exec=exec, compile=compile, dict=dict, list=list,
           setattr=setattr, getattr=getattr, hasattr=hasattr, ImportError=ImportError,
           len=len, next=next, iter=iter, PACKAGE=PACKAGE, CHECKS_KEPT=CHECKS_KEPT,
           SHARED=SHARED, real_import=builtins.__import__, modules=sys.modules,
-          Module=types.ModuleType, listdir=os.listdir, join=os.path.join,
+          Module=types.ModuleType, join=os.path.join,
           folder=_FOLDER, base_builtins=_BUILTINS, this=sys.modules[__name__]):
     # Everything the closures below use is a default argument above or a local variable here:
     # taken now, at import.
     real_builtins = builtins.__dict__
-    compiled: dict[str, Any] = {}
-    for entry in sorted(listdir(folder)):
-        if entry.endswith(".py") and entry != "seal.py":
-            path = join(folder, entry)
-            with open(path, encoding="utf-8") as file:
-                compiled[entry[:-3]] = compile(file.read(), path, "exec", dont_inherit=True)
+    compiled = _compiled(folder)
     copies: dict[str, Any] = {}
     kept: dict[str, Any] = {}  # name: (the real module, its namespace when kept)
 
