@@ -360,3 +360,21 @@ def _(code):
     assert first.status == "pass"  # fooled on purpose, within that run
     assert second.status == "fail"  # the next run executes checks.py afresh: WANT is 42 again
     assert third.status == "pass"
+
+
+def test_until_the_first_failure_the_later_checks_are_not_run():
+    # What lint asks of a known mistake: the first check that does not pass, and nothing after
+    # (run, the second check would say what half(8) returned).
+    from linebyline.runtime import seal
+    from linebyline.runtime.runner import NOT_CHECKED
+
+    both_wrong = RIGHT.replace("2 * x", "x").replace("x / 2", "x")
+    whole = seal.evaluate(both_wrong, CHECKS, lesson="t")
+    assert [c["status"] for c in whole["checks"]] == ["fail", "fail"]
+    first = seal.evaluate(both_wrong, CHECKS, lesson="t", until_first_failure=True)
+    assert [c["status"] for c in first["checks"]] == ["fail", "error"]
+    assert first["checks"][0]["message"] == whole["checks"][0]["message"]
+    assert first["checks"][1]["message"] == NOT_CHECKED
+    assert first["status"] == "fail"
+    right = seal.evaluate(RIGHT, CHECKS, lesson="t", until_first_failure=True)
+    assert [c["status"] for c in right["checks"]] == ["pass", "pass"]

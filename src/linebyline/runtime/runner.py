@@ -38,6 +38,7 @@ CHECKED_NAME = "__checked__"
 MAX_STDOUT = 100_000  # characters of the learner's prints shown from the start (and TAIL from the end)
 TAIL = 4_000
 MAX_JUDGED = 8_000_000  # characters of output the checks read (printed()); past that, counted only
+NOT_CHECKED = "Not run: only the checks up to the first that did not pass were asked for."
 NOT_RUN = "Not run: the run was stopped."
 REFERENCE_NAME = "reference.py"  # the lesson's solution, when checks compare with it
 
@@ -541,8 +542,11 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "",
              file_limit: str = "",
              progress: Callable[[str, Mapping[str, str]], None] = _ignore,
              checks_code: CodeType | None = None, reference: str | None = None,
-             library: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """Execute ``source`` in a fresh namespace, then every check of ``checks_source`` on it.
+             library: Mapping[str, str] | None = None,
+             until_first_failure: bool = False) -> dict[str, Any]:
+    """Execute ``source`` in a fresh namespace, then every check of ``checks_source`` on it
+    (with ``until_first_failure``, up to the first that does not pass: what lint needs to know of
+    a known mistake; the later checks are reported not run).
 
     Returns the result contract as plain data. ``progress`` hears ``("code", {})`` before the
     learner's file runs, ``("check", {"name"})`` before each check and ``("checked", {"name",
@@ -558,13 +562,14 @@ def evaluate(source: str, checks_source: str, *, lesson: str = "",
     with modules:
         return _evaluate(source, checks_source, lesson, starter, filename, checks_filename,
                          Limits(time_limit, memory_limit, stop_reason, process_limit, file_limit),
-                         progress, checks_code, reference, modules)
+                         progress, checks_code, reference, modules, until_first_failure)
 
 
 def _evaluate(source: str, checks_source: str, lesson: str, starter: str | Sequence[str] | None,
               filename: str, checks_filename: str, limits: Limits,
               progress: Callable[[str, Mapping[str, str]], None], checks_code: CodeType | None,
-              reference: str | None, modules: CourseModules) -> dict[str, Any]:
+              reference: str | None, modules: CourseModules,
+              until_first_failure: bool = False) -> dict[str, Any]:
     out = _CappedText()
     names: list[str] = []
     results: list[dict[str, str]] = []
@@ -657,6 +662,10 @@ def _evaluate(source: str, checks_source: str, lesson: str, starter: str | Seque
                 sys.stdout, sys.stderr = saved
             results.append(entry)
             progress("checked", entry)
+            if until_first_failure and entry["status"] != "pass":
+                results.extend({"name": later, "status": "error", "message": NOT_CHECKED,
+                                "fix": ""} for later, _ in checks[index + 1:])
+                break
     except (StopRun, KeyboardInterrupt, MemoryError) as error:
         # A stop that came between two pieces of the learner's code, while ours was running.
         sys.stdout, sys.stderr = saved
