@@ -8,7 +8,9 @@ each runs after the lesson's solution (and may import the course's own modules f
 ``compute/`` folder, e.g. a fast trainer several lessons share), in a
 separate process whose working folder holds the names as ``input.txt`` (as the learner's code
 has it). Results are cached in memory and on disk, keyed by everything they depend on, so only
-the first look at a changed lesson pays for running it.
+the first look at a changed lesson pays for running it. The course ships its figures too
+(``computed.json`` beside course.yaml, written by a whole-course ``linebyline lint``): a fresh
+clone's lint and server read them there instead of training again.
 """
 from __future__ import annotations
 
@@ -30,7 +32,8 @@ from .dataset import names_file
 from .sandbox import compute, compute_fingerprint
 
 TIMEOUT = 300.0  # seconds for all of one lesson's computations: an author's bound, not a learner's
-PROTOCOL = "3"  # bump when what is cached changes shape
+PROTOCOL = "4"  # bump when what is cached changes shape
+SHIPPED = "computed.json"  # beside course.yaml: the figures, as its last whole-course lint found them
 
 
 @dataclass
@@ -106,32 +109,127 @@ def _library_digest(library: Path | None) -> str:
 
 
 def _key(solution: str, items: list[dict[str, Any]], library: Path | None) -> str:
-    text = json.dumps([PROTOCOL, sys.version, compute_fingerprint(), _names_digest(), solution,
+    # Python's version, not its build: the key must be the same on every machine that would
+    # compute the same numbers, so that the figures a course ships are found there.
+    python = f"{sys.implementation.name} {sys.version_info.major}.{sys.version_info.minor}"
+    text = json.dumps([PROTOCOL, python, compute_fingerprint(), _names_digest(), solution,
                        [[item["code"], item.get("then")] for item in items],
                        _library_digest(library)])
     return hashlib.sha256(text.encode()).hexdigest()
 
 
 _memory: dict[str, list[dict[str, Any]]] = {}
+_used: dict[Path, dict[str, list[dict[str, Any]]]] = {}  # per course: what its lessons needed
 _lock = threading.Lock()
 
 
-def _run(solution: str, items: list[dict[str, Any]], library: Path | None = None
+def _run(solution: str, items: list[dict[str, Any]], course_root: Path
          ) -> list[dict[str, Any]]:
+    library = library_of(course_root)
     key = _key(solution, items, library)
     with _lock:
-        if key in _memory:
-            return _memory[key]
+        results = _memory.get(key)
+    if results is None:
+        results = _shipped(course_root).get(key) or _stored_or_computed(key, solution, items,
+                                                                        library)
+        with _lock:
+            _memory[key] = results
+    with _lock:
+        _used.setdefault(course_root.resolve(), {})[key] = results
+    return results
+
+
+def _stored_or_computed(key: str, solution: str, items: list[dict[str, Any]],
+                        library: Path | None) -> list[dict[str, Any]]:
     stored = cache_dir() / f"{key}.json"
     try:
-        results = json.loads(stored.read_text(encoding="utf-8"))
+        return json.loads(stored.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         results = _run_child(solution, items, library)
         if not any("error" in result for result in results):
             _store(stored, results)
+        return results
+
+
+def _shipped(course_root: Path) -> dict[str, list[dict[str, Any]]]:
+    path = course_root / SHIPPED
+    try:
+        stat = path.stat()
+    except OSError:
+        return {}
+    return _read_shipped(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@cache
+def _read_shipped(path: str, mtime_ns: int, size: int) -> dict[str, list[dict[str, Any]]]:
+    try:
+        shipped = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}  # unreadable: every figure is computed, as in a course that ships none
+    if not isinstance(shipped, dict) or shipped.get("protocol") != PROTOCOL:
+        return {}
+    entries = shipped.get("entries")
+    return entries if isinstance(entries, dict) else {}
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """What `ship` did to a course's computed.json."""
+
+    path: Path
+    kept: int
+    added: int
+    dropped: int
+    error: str = ""
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.dropped)
+
+
+def ship(course_root: Path) -> Shipped:
+    """Write the figures this process's lessons and reviews of the course needed into its
+    computed.json (only those: a figure no lesson needs any more is dropped). Call it after
+    computing every lesson and review of the course; failed computations are not kept."""
+    path = course_root / SHIPPED
     with _lock:
-        _memory[key] = results
-    return results
+        used = {key: results for key, results in _used.get(course_root.resolve(), {}).items()
+                if not any("error" in result for result in results)}
+    before = _shipped(course_root)
+    added = sum(1 for key in used if key not in before)
+    dropped = sum(1 for key in before if key not in used)
+    done = Shipped(path, len(used), added, dropped)
+    if not done.changed and path.is_file():
+        return done
+    lines = ",\n".join(f"{json.dumps(key)}: {json.dumps(used[key], separators=(',', ':'))}"
+                       for key in sorted(used))
+    text = ('{"about": "The figures this course\'s lessons compute, as `linebyline lint` last found '
+            'them; keyed by everything they depend on, so a stale entry is never read.",\n'
+            f'"protocol": {json.dumps(PROTOCOL)},\n"entries": {{\n{lines}\n}}}}\n')
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        return Shipped(path, len(used), added, dropped, str(error))
+    return done
+
+
+def unshipped(course_root: Path, lessons: list[Lesson], modules: list[Module]) -> list[str]:
+    """The lessons and reviews whose figures the course's computed.json does not hold (their
+    numbers), found without computing anything."""
+    shipped = _shipped(course_root)
+    library = library_of(course_root)
+    missing = []
+    for lesson in lessons:
+        items = _items(lesson.quiz, lesson.explore.compute, lesson.facts)
+        if items and _key(lesson.exercise.solution, items, library) not in shipped:
+            missing.append(lesson.number)
+    for module in modules:
+        if module.review is None or not module.lessons:
+            continue
+        items = _items(module.review.quiz, facts_code=module.review.facts)
+        if items and _key(module.lessons[-1].exercise.solution, items, library) not in shipped:
+            missing.append(f"review {module.number}")
+    return missing
 
 
 def _run_child(solution: str, items: list[dict[str, Any]], library: Path | None
@@ -198,7 +296,7 @@ def compute_lesson(lesson: Lesson) -> Computed:
     if not items:
         return computed
     where = lesson.path / "lesson.yaml"
-    results = _run(lesson.exercise.solution, items, library_of(lesson.path.parent.parent))
+    results = _run(lesson.exercise.solution, items, lesson.path.parent.parent)
     _answers(lesson.quiz, items, results, where, computed)
     for item, result in zip(items, results):
         if item.get("widget"):
@@ -239,7 +337,7 @@ def compute_review(module: Module) -> Computed:
     items = _items(module.review.quiz, facts_code=module.review.facts)
     if items:
         results = _run(module.lessons[-1].exercise.solution, items,
-                       library_of(module.review.path.parent.parent))
+                       module.review.path.parent.parent)
         _answers(module.review.quiz, items, results, module.review.path, computed)
         for item, result in zip(items, results):
             if item.get("facts"):

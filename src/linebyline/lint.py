@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import lesson_standard
-from .computed import compute_lesson, compute_review
+from .computed import compute_lesson, compute_review, ship
 from .course import Course, Lesson, apply_edits
 from .mine.scripts import NUM_STEPS, TRAINING_LOOP
 from .runtime.words import plural
@@ -124,6 +124,7 @@ def lint_course(course: Course, require_full_coverage: bool = False,
         notes.append(f"answers one copy away: {len(leaks)} of the {asked} lines the Builds ask "
                      "for (goal: 0; a starter that needs them imports them from the course's "
                      "library/)")
+        notes.append(_shipped_note(course))
     return CourseReport(course, reports, problems, uncovered, notes, standard, strict)
 
 
@@ -141,6 +142,17 @@ def _answer_leak_problems(course: Course, leaks: list[tuple[str, str, str]],
         found.append(f"lesson {number} asks for `{line}`, which already stands in {where}: give "
                      "the line in this lesson's starter, or change what the Build asks for")
     return found
+
+
+def _shipped_note(course: Course) -> str:
+    """Keep the figures every lesson and review needed where a fresh clone finds them."""
+    shipped = ship(course.path)
+    if shipped.error:
+        return f"could not update {shipped.path}: {shipped.error}"
+    if not shipped.changed:
+        return f"computed figures: all {shipped.kept} are in {shipped.path}"
+    return (f"computed figures: {shipped.path} updated ({shipped.added} new, {shipped.dropped} "
+            "no longer needed): commit it, so that a fresh clone does not compute them again")
 
 
 
@@ -163,7 +175,10 @@ def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
             which = "starter" if level == "guided" else "on-my-own starter (`on_my_own`)"
             report.problems.append(f"{lesson.path / 'starter.py'}: the untouched {which} should "
                                    f"be not-attempted, but is {untouched.status}")
-    edited = check_source(lesson, exercise.starter, untouched_is_not_attempted=False)
+    # Of the starter run as if edited, and of each known mistake, lint needs only the first check
+    # that does not pass: the checks after it are not run (most of a cold lint's time).
+    edited = check_source(lesson, exercise.starter, untouched_is_not_attempted=False,
+                          until_first_failure=True)
     if edited.status == "pass":
         report.problems.append(f"{lesson.path / 'starter.py'}: the starter passes every check "
                                "even when run as if edited: the checks cannot tell it is unfinished")
@@ -173,7 +188,7 @@ def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
     messages: dict[str, str] = {}
     for mistake in exercise.mistakes:
         result = check_source(lesson, apply_edits(exercise.solution, mistake.edits),
-                              untouched_is_not_attempted=False)
+                              untouched_is_not_attempted=False, until_first_failure=True)
         first = next((check for check in result.checks if check.status != "pass"), None)
         place = f"{where}:{mistake.line}: mistake {mistake.name!r}"
         if first is None:
