@@ -68,13 +68,36 @@ def replace(path: Path, old: str, new: str) -> None:
 def browser():
     """One Chromium for the whole run, shared by tests/browser and tests/deploy (Playwright's
     sync API allows one running instance per thread)."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
-    from .browser.conftest import CHROMIUM_FLAGS, chromium_path
+    from .browser.conftest import CHROMIUM_FLAGS, PAGE_TIMEOUT_MS, chromium_path
+    # What the page shows is awaited as long as what the page does (Playwright's default for
+    # expect() is 5 s, which signing up, password hashing and all, can pass on two busy cores).
+    expect.set_options(timeout=PAGE_TIMEOUT_MS)
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
-        yield launched
+        yield TestBrowser(launched)
         launched.close()
+
+
+class TestBrowser:
+    """The shared Chromium, whose new contexts run no service worker unless a test asks for one
+    (`service_workers="allow"`; the `service_worker` mark does it for the `context` fixture).
+    A learner's first visit keeps the whole course for offline use: every page, Pyodide, each
+    lesson's checks. In a test that is not about offline use, that download only takes the
+    cores from what the test does, once per context."""
+
+    __test__ = False  # a helper, not a test class
+
+    def __init__(self, launched) -> None:
+        self._launched = launched
+
+    def new_context(self, **options):
+        options.setdefault("service_workers", "block")
+        return self._launched.new_context(**options)
+
+    def __getattr__(self, name: str):
+        return getattr(self._launched, name)
 
 
 @pytest.fixture(scope="session")

@@ -21,6 +21,7 @@ CHROMIUM_FLAGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 PYTHON_READY_S = 90  # Pyodide's first load in a cold headless browser
+PAGE_TIMEOUT_MS = 20_000  # an action on the page, or what it shows, awaited this long at most
 
 
 T = TypeVar("T")
@@ -78,9 +79,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
+def service_workers(request: pytest.FixtureRequest) -> str:
+    """"allow" for a test marked `service_worker` (offline use), else "block"."""
+    return "allow" if request.node.get_closest_marker("service_worker") else "block"
+
+
 @pytest.fixture
-def context(browser: Browser) -> Iterator[BrowserContext]:
-    made = browser.new_context(viewport={"width": 1200, "height": 900})
+def context(browser: Browser, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
+    made = browser.new_context(viewport={"width": 1200, "height": 900},
+                               service_workers=service_workers(request))
     yield made
     made.close()
 
@@ -88,7 +95,7 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
 @pytest.fixture
 def page(context: BrowserContext) -> Page:
     opened = context.new_page()
-    opened.set_default_timeout(20_000)
+    opened.set_default_timeout(PAGE_TIMEOUT_MS)
     return opened
 
 

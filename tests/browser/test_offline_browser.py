@@ -23,7 +23,7 @@ from .test_my_microgpt import TRAIN_S
 from .test_progress_kept import KEY
 from .test_sync_browser import synced, type_draft
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.service_worker]
 KEEP_S = 180  # every page of the course and Pyodide, from the local server, on a busy machine
 
 

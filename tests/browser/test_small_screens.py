@@ -7,14 +7,16 @@ from playwright.sync_api import Browser, Page, expect
 
 from linebyline.course import default_course_path, load_course
 
+from .conftest import service_workers
+
 pytestmark = pytest.mark.browser
 COURSE = load_course(default_course_path())
 PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def phone(browser: Browser):
-    context = browser.new_context(viewport=PHONE)
+def phone(browser: Browser, request: pytest.FixtureRequest):
+    context = browser.new_context(viewport=PHONE, service_workers=service_workers(request))
     page = context.new_page()
     page.set_default_timeout(20_000)
     yield page
@@ -59,6 +61,7 @@ def test_10_4s_numbers_all_stand_on_the_screen(server, phone: Page):
     assert all(label not in ("none", '""') for label in labels)
 
 
+@pytest.mark.service_worker
 def test_the_offline_bar_leaves_room_for_the_end_of_the_page(server, phone: Page):
     phone.goto(server.url + "/")
     bar = phone.locator("[data-offline-bar]")
