@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from linebyline.course import default_course_path, load_course
+from linebyline.sandbox import _containment
 from linebyline.sandbox._protocol import Protocol
 
 from .conftest import run_cli
@@ -163,8 +164,13 @@ def test_where_namespaces_are_denied_checks_fall_back_to_limits(cli_user):
     if cli_user.user is None and os.geteuid() == 0:
         pytest.skip("needs an ordinary user")
     home = str(cli_user.home)
+    # A clone under /tmp (and the course in it) stays in sight of the CLI.
+    tmp, repo = os.path.realpath("/tmp"), os.path.realpath(Path(__file__).parents[1])
+    seen = _containment.kept_in_tmp() + ([repo] if repo.startswith(tmp + os.sep) else [])
+    clone = [arg for path in seen for arg in ("--ro-bind", path, path)]
     jail = [shutil.which("bwrap"), "--unshare-user", "--disable-userns", "--ro-bind", "/", "/",
-            "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--bind", home, home, "--"]
+            "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", *clone,
+            "--bind", home, home, "--"]
     text = " ".join(explain_within(cli_user, jail).split())
     assert "Checks run with limits only (no namespaces)" in text
     assert "bwrap bubblewrap: not available: bwrap:" in text

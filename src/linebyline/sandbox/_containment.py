@@ -69,6 +69,25 @@ def worker_command() -> list[str]:
     return [sys.executable, "-I", "-B", "-X", "utf8", str(WORKER)]
 
 
+def _needed() -> set[str]:
+    """The folders the worker needs from the host: Python's own, the environment's, this
+    package's (none inside another)."""
+    import sysconfig
+
+    needed = {os.path.realpath(path) for path in (
+        sys.base_prefix, sys.base_exec_prefix, sys.prefix, sys.exec_prefix,
+        os.path.dirname(os.path.realpath(sys.executable)), sysconfig.get_paths()["purelib"],
+        str(HERE.parents[1]))}
+    return {path for path in needed if not any(path.startswith(other + os.sep) for other in needed)}
+
+
+def kept_in_tmp() -> list[str]:
+    """The needed folders that live under /tmp (a clone or a virtual environment there): the
+    private /tmp would hide them, so each is bound back into it, read-only."""
+    tmp = os.path.realpath("/tmp")
+    return sorted(path for path in _needed() if path.startswith(tmp + os.sep))
+
+
 def hidden_from_others() -> dict[str, list[str]]:
     """The folders that keep the worker's Python and this package from other users (a pyenv
     under /root, say), each with what in it the worker needs: {folder: [paths]}.
@@ -78,16 +97,8 @@ def hidden_from_others() -> dict[str, list[str]]:
     covered by an empty one that anyone may enter, with the paths needed bound back, read-only:
     the rest of it (root's home) is not even there.
     """
-    import sysconfig
-
-    needed = {os.path.realpath(path) for path in (
-        sys.base_prefix, sys.base_exec_prefix, sys.prefix, sys.exec_prefix,
-        os.path.dirname(os.path.realpath(sys.executable)), sysconfig.get_paths()["purelib"],
-        str(HERE.parents[1]))}
-    needed = {path for path in needed
-              if not any(path.startswith(other + os.sep) for other in needed)}
     found: dict[str, list[str]] = {}
-    for path in sorted(needed):
+    for path in sorted(_needed() - set(kept_in_tmp())):  # those get a /tmp anyone may enter
         current = os.sep
         for part in Path(path).parts[1:]:
             current = os.path.join(current, part)
@@ -102,6 +113,15 @@ def hidden_from_others() -> dict[str, list[str]]:
     return found
 
 
+def _dirs_then_bind(top: str, path: str) -> list[str]:
+    """bubblewrap's arguments that bind `path` back under `top`, read-only, making the folders
+    between them such that anyone may enter (bubblewrap would make them 0700)."""
+    made: list[str] = []
+    for step in reversed(list(Path(path).relative_to(top).parents)[:-1]):
+        made += ["--perms", "0755", "--dir", str(Path(top) / step)]
+    return made + ["--ro-bind", path, path]
+
+
 def bwrap_command(bwrap: str, names_fd: int, info_fd: int, command: list[str]) -> list[str]:
     """bubblewrap's command line: the namespaces, the read-only root, the private /tmp."""
     reveal: list[str] = []
@@ -112,10 +132,7 @@ def bwrap_command(bwrap: str, names_fd: int, info_fd: int, command: list[str]) -
         for folder, paths in hidden_from_others().items():
             reveal += ["--perms", "0755", "--tmpfs", folder]
             for path in paths:
-                between = Path(path).relative_to(folder).parents
-                for step in reversed(list(between)[:-1]):  # bubblewrap would make them 0700
-                    reveal += ["--perms", "0755", "--dir", str(Path(folder) / step)]
-                reveal += ["--ro-bind", path, path]
+                reveal += _dirs_then_bind(folder, path)
             reveal += ["--remount-ro", folder]
     else:
         users = ["--unshare-user", "--disable-userns"]
@@ -123,6 +140,7 @@ def bwrap_command(bwrap: str, names_fd: int, info_fd: int, command: list[str]) -
             "--unshare-cgroup-try", "--die-with-parent", "--new-session",
             "--ro-bind", "/", "/", *reveal, "--dev", "/dev", "--proc", "/proc",
             "--perms", "1777", "--size", str(TMP_MB << 20), "--tmpfs", "/tmp",
+            *(arg for path in kept_in_tmp() for arg in _dirs_then_bind("/tmp", path)),
             "--perms", "1777", "--size", str(SHM_MB << 20), "--tmpfs", "/dev/shm",
             "--perms", "0777", "--dir", WORK,
             "--perms", "0644", "--file", str(names_fd), f"{WORK}/input.txt",
@@ -132,9 +150,11 @@ def bwrap_command(bwrap: str, names_fd: int, info_fd: int, command: list[str]) -
 def keeper_command(way: str, channel: int | None, names: str, command: list[str]) -> list[str]:
     """keeper.py's command line (its docstring says what each part is)."""
     work, names, reveal = (WORK, names, "-") if way != "limits" else ("-", "-", "-")
-    if is_root() and way != "limits":
-        reveal = os.pathsep.join(f"{folder}={path}" for folder, paths in
-                                 hidden_from_others().items() for path in paths) or "-"
+    if way != "limits":
+        pairs = [(folder, path) for folder, paths in hidden_from_others().items()
+                 for path in paths] if is_root() else []
+        pairs += [("/tmp", path) for path in kept_in_tmp()]
+        reveal = os.pathsep.join(f"{folder}={path}" for folder, path in pairs) or "-"
     return [sys.executable, "-I", "-S", "-B", str(KEEPER), way,
             "-" if channel is None else str(channel), work, names, reveal, *command]
 

@@ -15,7 +15,9 @@ other process of the namespace; an empty network namespace; an IPC namespace; a 
 where every file system is read-only except a new /tmp and /dev/shm (tmpfs, bounded), in which
 WORK is made with NAMES copied in as input.txt. REVEAL ("-" for none) lists FOLDER=PATH pairs,
 separated by os.pathsep: each FOLDER is covered by an empty one that anyone may enter, with PATH
-bound back (run as root, the worker's Python may live where `nobody` cannot go). Started by a
+bound back (run as root, the worker's Python may live where `nobody` cannot go); a FOLDER of
+/tmp means PATH is bound back, read-only, into the new /tmp (a clone or a virtual environment
+under /tmp, which the new /tmp would hide). Started by a
 user other than root, it first makes a user namespace, which lets an unprivileged process do all
 this; root needs none, and the worker drops to `nobody` itself. When it cannot be set up,
 nothing has run yet: it says why on stderr and exits with SETUP_FAILED, and the CLI picks the
@@ -139,8 +141,8 @@ def _mount(libc, ctypes, source: str | None, target: str, kind: str | None, flag
                      encode(data)), ctypes)
 
 
-def _read_only_everywhere(libc, ctypes) -> None:
-    """Every mount of this (new, private) mount namespace made read-only and nosuid at once."""
+def _read_only(libc, ctypes, top: str) -> None:
+    """Every mount at and under `top` made read-only and nosuid at once."""
 
     class MountAttr(ctypes.Structure):
         _fields_ = [("attr_set", ctypes.c_uint64), ("attr_clr", ctypes.c_uint64),
@@ -148,21 +150,38 @@ def _read_only_everywhere(libc, ctypes) -> None:
 
     attr = MountAttr(MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 0, 0)
     _call("making the file systems read-only (mount_setattr, Linux 5.12 or later)",
-          libc.syscall(SYS_MOUNT_SETATTR, ctypes.c_int(AT_FDCWD), b"/",
+          libc.syscall(SYS_MOUNT_SETATTR, ctypes.c_int(AT_FDCWD), top.encode(),
                        ctypes.c_uint(AT_RECURSIVE), ctypes.byref(attr),
                        ctypes.c_size_t(ctypes.sizeof(attr))), ctypes)
 
 
-def _reveal(libc, ctypes, pairs: list[tuple[str, str]]) -> None:
-    """Cover each folder with an empty tmpfs and bind the paths needed in it back."""
+def _hold(pairs: list[tuple[str, str]]) -> dict[str, int]:
     # Held open: the paths are hidden once their folder is covered.
-    kept = {path: os.open(path, os.O_PATH) for _, path in pairs}
-    for folder in dict.fromkeys(folder for folder, _ in pairs):
-        _mount(libc, ctypes, "tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755")
-    for path, fd in kept.items():
-        os.makedirs(path, exist_ok=True)
+    return {path: os.open(path, os.O_PATH) for _, path in pairs}
+
+
+def _make_folders(path: str) -> None:
+    """`path` and the folders above it that are missing, each one anyone may enter."""
+    if os.path.isdir(path):
+        return
+    _make_folders(os.path.dirname(path))
+    os.mkdir(path)
+    os.chmod(path, 0o755)  # whatever the umask: the worker may drop to `nobody`
+
+
+def _bind_back(libc, ctypes, held: dict[str, int]) -> None:
+    for path, fd in held.items():
+        _make_folders(path)
         _mount(libc, ctypes, f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
         os.close(fd)
+
+
+def _reveal(libc, ctypes, pairs: list[tuple[str, str]]) -> None:
+    """Cover each folder with an empty tmpfs and bind the paths needed in it back."""
+    held = _hold(pairs)
+    for folder in dict.fromkeys(folder for folder, _ in pairs):
+        _mount(libc, ctypes, "tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755")
+    _bind_back(libc, ctypes, held)
 
 
 def _enter_namespaces(work: str, names: str, reveal: list[tuple[str, str]]) -> None:
@@ -183,21 +202,31 @@ def _enter_namespaces(work: str, names: str, reveal: list[tuple[str, str]]) -> N
         _write("/proc/self/gid_map", f"{gid} {gid} 1")
     # Private first, so that nothing mounted here shows outside.
     _mount(libc, ctypes, None, "/", None, MS_REC | MS_PRIVATE)
+    in_tmp = [pair for pair in reveal if pair[0] == "/tmp"]
     try:
-        _reveal(libc, ctypes, reveal)
+        _reveal(libc, ctypes, [pair for pair in reveal if pair[0] != "/tmp"])
+        held = _hold(in_tmp)
+        with open(names, "rb") as source:  # it may be under /tmp too
+            names_text = source.read()
     except OSError as error:
         raise SetupError(f"making Python readable for the worker: {error}") from None
-    _read_only_everywhere(libc, ctypes)
+    _read_only(libc, ctypes, "/")
     _mount(libc, ctypes, "tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,
            f"size={TMP_MB}m,mode=1777")
+    try:
+        _bind_back(libc, ctypes, held)
+    except OSError as error:
+        raise SetupError(f"binding Python back into the new /tmp: {error}") from None
+    for path in held:
+        _read_only(libc, ctypes, path)
     if os.path.isdir("/dev/shm"):
         _mount(libc, ctypes, "tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV,
                f"size={SHM_MB}m,mode=1777")
     try:
         os.mkdir(work)
         os.chmod(work, 0o777)  # the worker may drop to `nobody`
-        with open(names, "rb") as source, open(os.path.join(work, "input.txt"), "wb") as copy:
-            copy.write(source.read())
+        with open(os.path.join(work, "input.txt"), "wb") as copy:
+            copy.write(names_text)
     except OSError as error:
         raise SetupError(f"making the working folder: {error}") from None
 
