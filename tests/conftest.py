@@ -1,6 +1,7 @@
 """Shared fixtures: the real course, the published names file, and a way to run the CLI."""
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import socket
@@ -32,9 +33,15 @@ def learner_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
     return home
 
 
+@functools.cache
+def the_course() -> Course:
+    """The course as shipped, loaded once per test process (a load takes about a second)."""
+    return load_course(default_course_path())
+
+
 @pytest.fixture(scope="session")
 def course() -> Course:
-    return load_course(default_course_path())
+    return the_course()
 
 
 @pytest.fixture(scope="session")

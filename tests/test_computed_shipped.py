@@ -7,11 +7,11 @@ import json
 import pytest
 
 from linebyline import computed
-from linebyline.course import default_course_path, load_course
+from linebyline.course import load_course
 
-from .conftest import replace
+from .conftest import replace, the_course
 
-COURSE = load_course(default_course_path())
+COURSE = the_course()
 LESSON = "1.3"  # its figures take a moment to compute
 
 

@@ -15,9 +15,10 @@ from functools import cache
 import pytest
 
 from linebyline.computed import compute_lesson
-from linebyline.course import default_course_path, load_course
 
-COURSE = load_course(default_course_path())
+from .conftest import the_course
+
+COURSE = the_course()
 BOTH = [lesson.number for module in COURSE.modules for lesson in module.lessons
         if lesson.explore.compute and lesson.facts]
 # Facts that quote what Explore ran or saved (its runs, its `start`, its `data`), and the test

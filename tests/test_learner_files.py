@@ -12,10 +12,10 @@ from functools import cache
 
 import pytest
 
-from linebyline.course import default_course_path, load_course
 from linebyline.dataset import names_file
 from linebyline.runtime import run_checks
 
+from .conftest import the_course
 from .learner_files import LearnerFile, learner_files
 
 FILES = learner_files()
@@ -23,7 +23,7 @@ FILES = learner_files()
 
 @cache
 def course():
-    return load_course(default_course_path())
+    return the_course()
 
 
 @pytest.fixture

@@ -16,14 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from linebyline.course import default_course_path, load_course
 from linebyline.dataset import names_file
 from linebyline.runtime.library import CourseModules
+
+from .conftest import the_course
 
 
 @cache
 def course():
-    return load_course(default_course_path())
+    return the_course()
 
 
 def run_demo(number: str, tmp_path: Path) -> list[tuple[str, dict]]:

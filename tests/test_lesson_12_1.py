@@ -17,11 +17,13 @@ from pathlib import Path
 import pytest
 
 from linebyline.computed import compute_lesson
-from linebyline.course import default_course_path, load_course
+from linebyline.course import default_course_path
 from linebyline.dataset import names_file
 from linebyline.mine.scripts import parse_step, run_source
 from linebyline.mine.training import SetupError, configure
 from linebyline.runtime.library import CourseModules
+
+from .conftest import the_course
 
 COURSE = default_course_path()
 KEPT = json.loads((COURSE / "runs" / "microgpt.json").read_text(encoding="utf-8"))
@@ -30,7 +32,7 @@ STEPS = 20
 
 @cache
 def lesson():
-    return load_course(COURSE).lesson("12.1")
+    return the_course().lesson("12.1")
 
 
 def test_the_kept_run_is_the_files():

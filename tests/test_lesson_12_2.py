@@ -18,17 +18,19 @@ from functools import cache
 from pathlib import Path
 
 from linebyline.computed import compute_lesson
-from linebyline.course import default_course_path, load_course
+from linebyline.course import default_course_path
 from linebyline.dataset import names_file
 from linebyline.mine.scripts import parse_step, run_source
 from linebyline.runtime.library import CourseModules
+
+from .conftest import the_course
 
 COURSE = default_course_path()
 
 
 @cache
 def lesson():
-    return load_course(COURSE).lesson("12.2")
+    return the_course().lesson("12.2")
 
 
 @cache

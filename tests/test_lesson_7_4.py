@@ -18,6 +18,8 @@ from linebyline.computed import compute_lesson
 from linebyline.course import CourseErrors, apply_edits, default_course_path, load_course
 from linebyline.runtime import run_checks
 
+from .conftest import the_course
+
 NUMBER = "7.4"
 COURSE = default_course_path()
 LESSON_DIR = COURSE / "lessons" / "7.4-building-value"
@@ -57,7 +59,7 @@ def _load_alone(scratch: Path):
 def loaded(tmp_path_factory):
     """(the lesson, problems found elsewhere in the course while loading it)."""
     try:
-        return load_course(COURSE).lesson(NUMBER), []
+        return the_course().lesson(NUMBER), []
     except CourseErrors as errors:
         ours = [str(error) for error in errors.errors if _in_this_lesson(error)]
         if ours:

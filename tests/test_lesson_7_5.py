@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from linebyline.computed import compute_lesson
-from linebyline.course import apply_edits, default_course_path, load_course
+from linebyline.course import apply_edits, default_course_path
 from linebyline.runtime import run_checks
+
+from .conftest import the_course
 
 FILES = Path(__file__).parent / "lessons" / "7.5"
 CHECKS = [
@@ -33,7 +35,7 @@ MISTAKES = [
 
 @cache
 def lesson():
-    found = load_course(default_course_path()).lesson("7.5")
+    found = the_course().lesson("7.5")
     assert found is not None, "lesson 7.5 is not in the course"
     return found
 

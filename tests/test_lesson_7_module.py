@@ -15,11 +15,13 @@ from pathlib import Path
 import pytest
 
 from linebyline.computed import compute_lesson, compute_review
-from linebyline.course import default_course_path, load_course
+from linebyline.course import default_course_path
 from linebyline.course.widgets import KINDS, script_diff, step_race, value_graph
 from linebyline.dataset import names_file
 from linebyline.runtime import run_checks
 from linebyline.runtime.library import CourseModules
+
+from .conftest import the_course
 
 COURSE = default_course_path()
 FILES = Path(__file__).parent / "lessons"
@@ -41,7 +43,7 @@ NEW_LINES = {27, 31, 33, 89, 99, 100, 109, 110, 165, 167, 176, 177}
 
 @cache
 def course():
-    return load_course(COURSE)
+    return the_course()
 
 
 @cache

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from linebyline import lesson_standard
-from linebyline.course import CourseErrors, default_course_path, load_course
+from linebyline.course import CourseErrors, load_course
 from linebyline.course.levels import (
     CONTINUATION,
     WIDTH,
@@ -25,10 +25,10 @@ from linebyline.runtime import run_checks
 from linebyline.sandbox import check_source
 
 from .conftest import replace as replace_in
-from .conftest import run_cli
+from .conftest import run_cli, the_course
 
 # The lessons that have `on_my_own` texts today: every one of them is held to the rules below.
-WITH_OWN = tuple(lesson.number for lesson in load_course(default_course_path()).lessons()
+WITH_OWN = tuple(lesson.number for lesson in the_course().lessons()
                  if lesson.exercise is not None and lesson.exercise.on_my_own)
 
 STARTER = """def f(xs):

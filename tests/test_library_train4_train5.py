@@ -10,9 +10,11 @@ import shutil
 
 import pytest
 
-from linebyline.course import default_course_path, load_course
+from linebyline.course import default_course_path
 from linebyline.course.library import library_sources
 from linebyline.runtime.library import CourseModules
+
+from .conftest import the_course
 
 COURSE = default_course_path()
 # The original microgpt's first published losses (tests/test_assemble.py has its first 20).
@@ -45,7 +47,7 @@ def test_the_1000_step_runs_first_steps_are_microgpts(in_folder):
     """10.6's solution, its model and half its training from the library, loses what microgpt.py
     loses at its first steps: the same draws, in the same order, the same arithmetic."""
     ns = {"__name__": "not_main"}
-    solution = load_course(COURSE).lesson("10.6").exercise.solution
+    solution = the_course().lesson("10.6").exercise.solution
     with CourseModules(library_sources(COURSE)), contextlib.redirect_stdout(io.StringIO()):
         exec(compile(solution, "solution.py", "exec"), ns)
         losses = [round(ns["train_step"](step).data, 4) for step in range(len(FIRST_LOSSES))]

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from linebyline.computed import compute_lesson
-from linebyline.course import CourseErrors, default_course_path, load_course
+from linebyline.course import CourseErrors, load_course
 from linebyline.course.widgets import KINDS
 
-from .conftest import replace
+from .conftest import replace, the_course
 
 
 def line_of(path: Path, text: str) -> int:
@@ -80,7 +80,7 @@ def test_a_missing_file_is_named(copy):
 
 def test_a_mistake_must_apply_to_the_solution_and_name_a_real_check(copy):
     path = lesson_yaml(copy)
-    lesson = load_course(default_course_path()).lesson("7.5")
+    lesson = the_course().lesson("7.5")
     mistake = lesson.exercise.mistakes[0]
     solution = path.parent / "solution.py"
     solution.write_text(solution.read_text().replace(mistake.edits[0].find, "pass  # gone"))
@@ -93,7 +93,7 @@ def test_a_mistake_must_apply_to_the_solution_and_name_a_real_check(copy):
 
 def test_a_mistake_naming_an_unknown_check(copy):
     path = lesson_yaml(copy)
-    lesson = load_course(default_course_path()).lesson("7.5")
+    lesson = the_course().lesson("7.5")
     name = lesson.exercise.mistakes[0].check
     text = path.read_text()
     marker = f"check: {name}"

@@ -16,7 +16,7 @@ from functools import cache
 import pytest
 
 from linebyline.computed import compute_lesson
-from linebyline.course import apply_edits, default_course_path, load_course
+from linebyline.course import apply_edits, default_course_path
 from linebyline.course.fields import Fields
 from linebyline.course.widgets import KINDS
 from linebyline.course.yamlfile import Mapping
@@ -24,6 +24,8 @@ from linebyline.dataset import names_file
 from linebyline.mine.scripts import run_script
 from linebyline.runtime import run_checks
 from linebyline.runtime.program import run_program
+
+from .conftest import the_course
 
 LESSONS = {
     "1.1": ("The demo", "the-demo", "train0.py", ((1, 1), (3, 7), (191, 191)), "train-run"),
@@ -40,7 +42,7 @@ LESSONS = {
 
 @cache
 def course():
-    return load_course(default_course_path())
+    return the_course()
 
 
 def lesson(number):

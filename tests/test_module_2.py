@@ -15,12 +15,14 @@ from pathlib import Path
 import pytest
 
 from linebyline.computed import compute_lesson
-from linebyline.course import apply_edits, default_course_path, load_course
+from linebyline.course import apply_edits, default_course_path
 from linebyline.course.widgets import bigram_table, name_surprise, sample_steps
 from linebyline.dataset import names_file
 from linebyline.mine.scripts import run_script
 from linebyline.runtime import run_checks
 from linebyline.runtime.program import run_program
+
+from .conftest import the_course
 
 NUMBERS = ["2.1", "2.2", "2.3", "2.4", "2.5"]
 TITLES = {
@@ -45,7 +47,7 @@ def in_learner_folder(tmp_path, monkeypatch):
 
 @cache
 def course():
-    return load_course(default_course_path())
+    return the_course()
 
 
 def lesson(number):

@@ -13,13 +13,13 @@ from functools import cache
 import pytest
 
 from linebyline.computed import compute_lesson
-from linebyline.course import apply_edits, default_course_path, load_course
+from linebyline.course import apply_edits, default_course_path
 from linebyline.dataset import BUNDLED_NAMES
 from linebyline.runtime import collect_checks, run_checks
 from linebyline.runtime.library import CourseModules
 from linebyline.runtime.runner import LearnerCode
 
-from .conftest import PUBLISHED_NAMES, replace
+from .conftest import PUBLISHED_NAMES, replace, the_course
 from .test_loader import errors_of, lesson_yaml, line_of
 
 LESSONS = {  # number: (title, unlocks, original, file, checks, quiz kinds, computed answers)
@@ -40,7 +40,7 @@ KINDS = {"3.1": "expression-graph", "3.2": "expression-graph", "3.3": "sort-game
 
 @cache
 def course():
-    return load_course(default_course_path())
+    return the_course()
 
 
 def lesson(number):

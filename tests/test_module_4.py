@@ -26,7 +26,7 @@ from linebyline.course.widgets import paths_graph, slope_plot
 from linebyline.dataset import names_file
 from linebyline.runtime import run_checks
 
-from .conftest import replace
+from .conftest import replace, the_course
 
 COURSE = default_course_path()
 PLAN = yaml.safe_load((COURSE / "course.yaml").read_text("utf-8"))["modules"][3]
@@ -46,7 +46,7 @@ UNLOCKS = {"4.1": (), "4.2": (), "4.3": (), "4.4": ((76, 77),), "4.5": ((44, 44)
 
 @pytest.fixture(scope="module")
 def course():
-    return load_course(COURSE)
+    return the_course()
 
 
 @pytest.fixture

@@ -18,13 +18,15 @@ from functools import cache
 import pytest
 
 from linebyline.computed import compute_lesson
-from linebyline.course import apply_edits, default_course_path, load_course
+from linebyline.course import apply_edits, default_course_path
 from linebyline.course.library import library_folder
 from linebyline.course.prose import fill_facts
 from linebyline.course.widgets import KINDS
 from linebyline.dataset import names_file
 from linebyline.runtime import run_checks
 from linebyline.runtime.library import CourseModules
+
+from .conftest import the_course
 
 COURSE = default_course_path()
 LESSONS = {
@@ -39,7 +41,7 @@ LESSONS = {
 
 @cache
 def lesson(number):
-    found = load_course(COURSE).lesson(number)
+    found = the_course().lesson(number)
     assert found is not None, f"lesson {number} is not in the course"
     return found
 
@@ -373,7 +375,7 @@ def test_6_3_gate_on_the_gradient_is_told_apart_from_no_gate(in_folder):
 
 
 def test_the_review_quotes_the_computed_losses():
-    course = load_course(COURSE)
+    course = the_course()
     review = next(module for module in course.modules if module.number == 6).review
     assert review is not None
     answers = computed("6.6").answers

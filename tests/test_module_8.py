@@ -18,10 +18,12 @@ from pathlib import Path
 import pytest
 
 from linebyline.computed import compute_lesson
-from linebyline.course import default_course_path, load_course
+from linebyline.course import default_course_path
 from linebyline.course.widgets import attention_grid
 from linebyline.dataset import names_file
 from linebyline.mine.scripts import run_source
+
+from .conftest import the_course
 
 COURSE = default_course_path()
 LESSONS = {
@@ -44,7 +46,7 @@ STEPS = 12
 
 @cache
 def lesson(number):
-    found = load_course(COURSE).lesson(number)
+    found = the_course().lesson(number)
     assert found is not None, f"lesson {number} is not in the course"
     return found
 

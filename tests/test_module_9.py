@@ -17,11 +17,13 @@ from functools import cache
 import pytest
 
 from linebyline.computed import compute_lesson
-from linebyline.course import default_course_path, load_course
+from linebyline.course import default_course_path
 from linebyline.course.library import library_folder, library_sources
 from linebyline.dataset import names_file
 from linebyline.runtime import run_checks
 from linebyline.runtime.library import CourseModules
+
+from .conftest import the_course
 
 COURSE = default_course_path()
 LESSONS = {
@@ -38,7 +40,7 @@ MODULE_9_LINES = {81, 84, 85, 94, 96, 97, 98, 124, 125, 129, 130, 131, 132, 133,
 
 @cache
 def course():
-    return load_course(COURSE)
+    return the_course()
 
 
 @cache

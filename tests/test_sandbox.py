@@ -15,16 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from linebyline.course import default_course_path, load_course
 from linebyline.sandbox import _containment
 from linebyline.sandbox._protocol import Protocol
 
-from .conftest import run_cli
+from .conftest import run_cli, the_course
 from .other_user import CliUser
 
 NAMES = ["one", "two"]
 ALL_PASS = "{0} / {0} checks pass:".format(
-    len(load_course(default_course_path()).lesson("7.5").exercise.check_names))
+    len(the_course().lesson("7.5").exercise.check_names))
 SOLUTION = Path(__file__).resolve().parents[1] / "courses/microgpt/lessons/7.5-backward/solution.py"
 
 

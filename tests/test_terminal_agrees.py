@@ -8,17 +8,17 @@ from functools import cache
 
 import pytest
 
-from linebyline.course import default_course_path, load_course
 from linebyline.dataset import names_file
 from linebyline.runtime import run_checks
 from linebyline.sandbox import check_source
 
+from .conftest import the_course
 from .learner_files import learner_files
 
 
 @cache
 def course():
-    return load_course(default_course_path())
+    return the_course()
 
 
 def first_wrong_file_per_lesson():

@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from linebyline.course import default_course_path, load_course
+from linebyline.course import default_course_path
 from linebyline.lesson_standard import learner_lines
 
+from ..conftest import the_course
 from .test_my_microgpt import bring_progress, done, solution
 
 pytestmark = pytest.mark.browser
-COURSE = load_course(default_course_path())
+COURSE = the_course()
 LESSONS = list(COURSE.lessons())
 
 

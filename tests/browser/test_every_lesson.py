@@ -9,12 +9,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from linebyline.course import default_course_path, load_course
-
+from ..conftest import the_course
 from .conftest import assert_axe_clean_light_and_dark, wait_for_python
 
 pytestmark = pytest.mark.browser
-LESSONS = list(load_course(default_course_path()).lessons())
+LESSONS = list(the_course().lessons())
 
 
 def set_editor_text(page: Page, text: str) -> None:

@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from linebyline.course import apply_edits, default_course_path, load_course
+from linebyline.course import apply_edits, default_course_path
 from linebyline.dataset import names_file
 
+from ..conftest import the_course
 from .conftest import wait_for_python
 
 pytestmark = pytest.mark.browser
@@ -145,7 +146,7 @@ def test_another_correct_sort_is_told_its_curve_differs_only_by_rounding(
 
 def edited(number: str, mistake: str) -> str:
     """The lesson's solution with one of its known mistakes in it (its checks fail)."""
-    found = next(m for m in load_course(default_course_path()).lesson(number).exercise.mistakes
+    found = next(m for m in the_course().lesson(number).exercise.mistakes
                  if m.name == mistake)
     return apply_edits(solution(number), found.edits)
 
@@ -178,7 +179,7 @@ def test_without_a_passing_backward_the_reference_is_used_for_it_and_marked_and_
     16) must train in the page's training worker without hitting its recursion limit. The
     backward's chain-rule line belongs to the lesson that teaches it first; that lesson is
     not passed yet, so the reference gives it."""
-    course = load_course(default_course_path())
+    course = the_course()
     owner = next(lesson for lesson in course.lessons()
                  if 77 in lesson.unlocked_lines())  # child.grad += local_grad * node.grad
     half = (ROOT / "tests" / "lessons" / "7.5" / "half_done.py").read_text(encoding="utf-8")
@@ -215,9 +216,8 @@ def test_every_lesson_up_to_10_5_passed_my_microgpt_trains_like_the_reference(
     """A learner who passed every published lesson up to 10.5 (as many as are published: the
     progress is made from the course as it stands) trains the microgpt.py assembled from their
     code for 20 steps: it matches the reference at every step."""
-    from linebyline.course import load_course
 
-    course = load_course(default_course_path())
+    course = the_course()
     passed = {lesson.number: done(lesson.exercise.solution) for lesson in course.lessons()
               if lesson_key(lesson.number) <= (10, 5)}
     assert {"10.1", "10.2", "10.3", "10.4", "10.5"} <= set(passed)

@@ -9,8 +9,7 @@ import sqlite3
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from linebyline.course import default_course_path, load_course
-
+from ..conftest import the_course
 from .conftest import CHROMIUM_FLAGS, axe_violations, chromium_path
 
 pytestmark = pytest.mark.browser
@@ -272,6 +271,6 @@ def test_program_page_highlights_learned_started_and_not_yet(server, page: Page)
     expect(page.locator("#L77")).to_have_class(re.compile(r"\blater\b"))
     link = page.locator("#L77 a")
     link.click()
-    course = load_course(default_course_path())
+    course = the_course()
     teacher = next(lesson for lesson in course.lessons() if 77 in lesson.unlocked_lines())
     expect(page).to_have_url(re.compile(rf"/lessons/{re.escape(teacher.number)}-{teacher.slug}/$"))

@@ -5,12 +5,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from linebyline.course import default_course_path, load_course
-
+from ..conftest import the_course
 from .conftest import service_workers
 
 pytestmark = pytest.mark.browser
-COURSE = load_course(default_course_path())
+COURSE = the_course()
 PHONE = {"width": 390, "height": 844}
 
 

@@ -14,11 +14,12 @@ from functools import cache
 import pytest
 from playwright.sync_api import Page, expect
 
-from linebyline.course import default_course_path, load_course
+from linebyline.course import default_course_path
 from linebyline.dataset import names_file
 from linebyline.mine.scripts import parse_step, run_source
 from linebyline.runtime.library import CourseModules
 
+from ..conftest import the_course
 from .conftest import busy_widget_passes_axe_and_fits_a_phone, wait_for_python
 
 pytestmark = pytest.mark.browser
@@ -28,7 +29,7 @@ OWN_TEXT = "zoë\nanna\n\n  bob  \nsupercalifragilisticexpialidocious\n"  # a bl
 
 @cache
 def lesson():
-    return load_course(default_course_path()).lesson("12.2")
+    return the_course().lesson("12.2")
 
 
 def url() -> str:

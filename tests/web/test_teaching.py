@@ -14,9 +14,10 @@ from django.core.cache import cache as shared_cache
 from django.test import Client
 from django.utils import timezone
 
-from linebyline.course import default_course_path, load_course
 from linebyline.teaching.models import CheckFailure, Classroom, LearningEvent, Membership
 from linebyline.web.models import LessonFeedback
+
+from ..conftest import the_course
 
 NAMES = ["the example's gradients", "a value used twice adds up", "each node waits for all its users",
          "every gradient matches nudging"]
@@ -43,7 +44,7 @@ def send(client: Client, *events, browser="0" * 32):
 
 @cache
 def check_names(lesson: str) -> tuple[str, ...]:
-    return load_course(default_course_path()).lesson(lesson).exercise.check_names
+    return the_course().lesson(lesson).exercise.check_names
 
 
 def check(status, first="pass", message="", code="", lesson="7.5", statuses=None):
@@ -147,7 +148,7 @@ def test_the_class_overview_counts_its_members_only(people, activity):
     assert row(page, "7.4")[1:] == ["0", "0", "–", "0", "0", "0", "0 / 0"]
     assert "0 learners passed every lesson of this module" in text_of(page)
     assert activity.shown_code in page and f"/classes/join/?code={activity.shown_code}" in page
-    module_7 = [lesson.number for lesson in load_course(default_course_path()).modules[6].lessons]
+    module_7 = [lesson.number for lesson in the_course().modules[6].lessons]
     untouched = {number: "not-started" for number in module_7}  # the grid shows module 7 only
     assert grid(page) == {"ada": {**untouched, "7.5": "done"}, "bob": {**untouched, "7.5": "solution"}}
     assert cell_text(page, "ada", "7.5") == "done, 3 runs"
