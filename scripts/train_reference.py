@@ -1,6 +1,11 @@
 """Train microgpt.py for its full 1000 steps on the bundled names and keep the run.
 
     .venv/bin/python scripts/train_reference.py [--out courses/microgpt/runs/microgpt.json]
+    .venv/bin/python scripts/train_reference.py --first [--out courses/microgpt/runs/first-steps.json]
+
+--first keeps only its first steps as the blank-page recall compares them (linebyline.mine.blank:
+the lines printed before training, each step's loss and a digest of the weights after it), in
+seconds; tests/test_blank_page.py holds that file against microgpt.py.
 
 The lessons of modules 11 and 12 sample from the trained model and draw its training curve; a
 run takes minutes (about 6 on one core of a 2-core machine), far more than a lesson's
@@ -26,6 +31,7 @@ from pathlib import Path
 
 from linebyline.course import default_course_path
 from linebyline.dataset import BUNDLED_NAMES
+from linebyline.mine.blank import FIRST, watch
 from linebyline.mine.training import Run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,12 +72,33 @@ def train(script: Path, names: Path) -> dict:
             "python": platform.python_version(), "seconds": round(seconds, 1)}
 
 
+def first_steps(script: Path, names: Path) -> str:
+    """The first steps the blank-page recall compares, as JSON."""
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "input.txt").write_bytes(names.read_bytes())
+        os.chdir(folder)
+        try:
+            return watch(script.read_text(encoding="utf-8"), script.name, FIRST).to_json()
+        finally:
+            os.chdir(here)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path,
-                        default=default_course_path() / "runs" / "microgpt.json")
+    parser.add_argument("--out", type=Path)
     parser.add_argument("--names", type=Path, default=BUNDLED_NAMES)
+    parser.add_argument("--first", action="store_true",
+                        help=f"keep only the first {FIRST} steps, for the blank-page recall")
     args = parser.parse_args()
+    runs = default_course_path() / "runs"
+    if args.first:
+        out = args.out or runs / "first-steps.json"
+        out.write_text(first_steps(default_course_path() / "microgpt.py", args.names) + "\n",
+                       encoding="utf-8")
+        print(f"{out}: the first {FIRST} steps")
+        return 0
+    args.out = args.out or runs / "microgpt.json"
     record = train(default_course_path() / "microgpt.py", args.names)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(record, separators=(",", ":")) + "\n", encoding="utf-8")

@@ -128,6 +128,8 @@ def _default_file(lesson: Lesson, course: Course, command: str) -> Path:
 
 def cmd_start(args: argparse.Namespace) -> int:
     course = _course(args.course)
+    if _is_blank_page(course, args.lesson):
+        return _start_blank_page(args, course)
     lesson = _lesson(course, args.lesson)
     folder = Path(args.dir) if args.dir else _lesson_folder(lesson, course)
     if folder.exists() and not folder.is_dir():
@@ -325,10 +327,81 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise UsageError("needs a lesson number (and your file), e.g. `linebyline check 7.5 "
                          "backward.py` (or --explain-sandbox)")
     course = _course(args.course)
+    if _is_blank_page(course, args.lesson):
+        return _check_blank_page(args, course)
     lesson = _lesson(course, args.lesson)
     path = Path(args.file) if args.file else _default_file(lesson, course, "check")
     result = check_once(args, course, lesson, path)
     return 0 if result.status == "pass" else 1
+
+
+# --- the program from a blank page: the course's last recall ----------------------------------
+
+def _is_blank_page(course: Course, target: str | None) -> bool:
+    from .mine.terminal import blank_page_target
+
+    return target in (blank_page_target(course), course.program_name)
+
+
+def _blank_page_file(course: Course) -> Path:
+    from .mine.terminal import blank_page_target
+
+    return Path(course.slug) / blank_page_target(course) / course.program_name
+
+
+def _start_blank_page(args: argparse.Namespace, course: Course) -> int:
+    from .mine.terminal import blank_page_target
+
+    target = Path(args.dir) / course.program_name if args.dir else _blank_page_file(course)
+    if target.exists() and not args.force:
+        raise UsageError(f"{target} already exists; it may hold your work, so it was left as it "
+                         "is (use --force to start again from an empty file)")
+    if target.parent.exists() and not target.parent.is_dir():
+        raise UsageError(f"{target.parent}: exists and is not a folder")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("", encoding="utf-8")
+    data = target.parent / "input.txt"
+    if not data.exists():
+        import shutil
+
+        from .dataset import names_file
+
+        shutil.copyfile(names_file(), data)
+    name = blank_page_target(course)
+    named = f" {target}" if args.dir else ""
+    print(f"Wrote {target}, empty, and {data.name} beside it: write the whole of "
+          f"{course.program_name} there, from memory.\n"
+          f"It passes when it runs and its first 30 training steps print {course.program_name}'s "
+          "losses at every digit.\n"
+          f"  linebyline check {name}{named}   runs its first 30 steps and compares them")
+    return 0
+
+
+def _check_blank_page(args: argparse.Namespace, course: Course) -> int:
+    from tqdm import tqdm
+
+    from .mine.terminal import MineError, judge_blank_page
+
+    path = Path(args.file) if args.file else _blank_page_file(course)
+    if not args.file and not path.exists() and Path(course.program_name).exists():
+        path = Path(course.program_name)
+    if not path.is_file():
+        raise UsageError(f"{path}: no such file. `linebyline start "
+                         f"{Path(course.program_name).stem}` writes an empty one, or name yours")
+    print(f"Running the first 30 steps of {path} (Ctrl-C stops it)…", file=sys.stderr)
+    with tqdm(total=30, unit="step", file=sys.stderr, leave=False) as bar:
+        try:
+            from .dataset import names_file
+
+            judged = judge_blank_page(course, path, names_file(), lambda n: bar.update(n - bar.n))
+        except MineError as error:
+            raise UsageError(str(error)) from None
+    if args.json:
+        print(json.dumps({"status": "pass" if judged.passed else "fail", "text": judged.text,
+                          "step": judged.step, "lines": judged.lines}, ensure_ascii=False))
+    else:
+        print(("✓ " if judged.passed else "✗ ") + judged.text)
+    return 0 if judged.passed else 1
 
 
 def check_once(args: argparse.Namespace, course: Course, lesson: Lesson, path: Path,
@@ -768,8 +841,11 @@ def _add_lesson_commands(commands) -> None:
         "lesson (checked here, or signed in: from the browser) it is offered instead. Its TODO "
         "comments are guided (how to write each line) or, with --level own or `linebyline config "
         "level own`, on my own (only what the lines must achieve, and which check proves it); the "
-        "code, the checks and their messages are the same.")
-    start.add_argument("lesson", help="lesson number, e.g. 2.3")
+        "code, the checks and their messages are the same. `start microgpt` writes an empty "
+        "microgpt.py (into microgpt/microgpt/, or DIR) for the last recall: the whole program "
+        "from memory, checked with `check microgpt`.")
+    start.add_argument("lesson", help="lesson number, e.g. 2.3, or microgpt: the whole program "
+                       "from a blank page")
     start.add_argument("dir", nargs="?",
                        help="the lesson's folder (default: COURSE/NUMBER-NAME, under this one)")
     start.add_argument("--force", action="store_true", help="replace an existing file")
@@ -846,8 +922,15 @@ def _add_checking_commands(commands) -> None:
         "progress (`linebyline progress`): a pass makes the lesson done and keeps that code as "
         "yours, and a check's literal fix shows after it failed three times in a row. Signed "
         "in, it goes to your account in the background. Exit code: 0 when every check passes, "
-        "1 when any does not, 2 for a usage error (unknown lesson, missing file, a bad option).")
-    check.add_argument("lesson", nargs="?", help="lesson number, e.g. 7.5")
+        "1 when any does not, 2 for a usage error (unknown lesson, missing file, a bad option). "
+        "`check microgpt [FILE]` is the course's last recall: your whole microgpt.py, written "
+        "from a blank page (`start microgpt`), runs as `python` would run it until it has "
+        "printed 30 training steps, and passes when their losses are microgpt.py's at every "
+        "printed digit; where they part, it names the step, the numbers and the lines of "
+        "microgpt.py that compute them.")
+    check.add_argument("lesson", nargs="?",
+                       help="lesson number, e.g. 7.5, or microgpt: the whole program from a "
+                       "blank page")
     check.add_argument("file", nargs="?", help="your Python file (default: the one `start` wrote)")
     check.add_argument("--explain-sandbox", action="store_true",
                        help="say which protections your checks have on this machine (each way "

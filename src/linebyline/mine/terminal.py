@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 from ..computed import cache_dir
 from ..course import Course
 from .assemble import Assembly, ProgressError, Unchecked, Work, read_progress
+from .blank import Judgement
 from .scripts import run_source
 from .training import Verdict, compare, configure
 
@@ -217,3 +219,51 @@ class _Stopped(Exception):
 def verdict(mine: Record, reference: Record) -> Verdict:
     return compare(mine.losses, reference.losses, mine.marks, reference.marks,
                    mine.weights, reference.weights)
+
+
+# --- the program from a blank page (`linebyline start microgpt`, `check microgpt FILE`) -----
+
+def blank_page_target(course: Course) -> str:
+    """What the blank-page recall is called on the command line: the program's name, `microgpt`."""
+    return Path(course.program_name).stem
+
+
+def judge_blank_page(course: Course, path: Path, dataset: Path,
+                     on_step: Callable[[int], None]) -> Judgement:
+    """Run the learner's whole program (their own file, on their own machine, as `python`
+    would) until it has printed its first steps, and judge it against the course's."""
+    from .blank import KEPT, Watched, judge, lessons_teaching
+
+    kept = course.path / KEPT
+    if not kept.is_file():
+        raise MineError(f"this course keeps no first steps of {course.program_name} ({kept})")
+    reference = Watched.from_json(kept.read_text(encoding="utf-8"))
+    program = (course.path / course.program_name).read_text(encoding="utf-8")
+    source = path.read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory(prefix="linebyline-blank-") as folder:
+        shutil.copyfile(dataset, Path(folder) / "input.txt")
+        (Path(folder) / course.program_name).write_text(source, encoding="utf-8")
+        process = subprocess.Popen(
+            [sys.executable, "-u", "-m", "linebyline.mine.blank", course.program_name, str(kept)],
+            cwd=folder, text=True, encoding="utf-8", stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE)
+        try:
+            said: list[str] = []
+            assert process.stderr is not None and process.stdout is not None
+            for line in process.stderr:
+                if line.startswith("progress "):
+                    on_step(int(line.split()[1]))
+                else:
+                    said.append(line)
+            printed = process.stdout.read().strip().splitlines()
+            process.wait()
+        finally:
+            if process.poll() is None:  # Ctrl-C: the program ends with the command
+                process.kill()
+                process.wait()
+    if process.returncode != 0 or not printed:
+        raise MineError("the program could not be run: " + ("".join(said[-5:]) or
+                                                             f"exit code {process.returncode}"))
+    mine = Watched.from_json(printed[-1])
+    teaches = lessons_teaching({lesson.number: list(lesson.unlocks) for lesson in course.lessons()})
+    return judge(mine, reference, program, course.program_name, teaches)
