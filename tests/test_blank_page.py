@@ -10,7 +10,15 @@ from pathlib import Path
 import pytest
 
 from linebyline.dataset import names_file
-from linebyline.mine.blank import KEPT, Watched, judge, lessons_teaching, regions, watch
+from linebyline.mine.blank import (
+    KEPT,
+    Watched,
+    judge,
+    judge_json,
+    lessons_teaching,
+    regions,
+    watch,
+)
 
 from .conftest import run_cli, the_course
 
@@ -37,14 +45,14 @@ def in_names_folder(tmp_path: Path, monkeypatch) -> Path:
 
 def judged(source: str):
     mine = watch(source, NAME, SHORT, reference=REFERENCE.losses)
-    return judge(mine, REFERENCE, PROGRAM, NAME, TEACHES, steps=SHORT)
+    return judge(mine, REFERENCE, regions(PROGRAM), NAME, TEACHES, steps=SHORT)
 
 
 def test_the_kept_first_steps_are_todays_program(in_names_folder):
     again = watch(PROGRAM, NAME, SHORT)
     assert again.header == REFERENCE.header == ["documents: 32000", "vocab size: 27",
                                                 "parameters: 4192"]
-    assert again.losses == REFERENCE.losses[:SHORT] and again.digests == REFERENCE.digests[:SHORT]
+    assert again.losses == REFERENCE.losses[:SHORT] and again.weights == REFERENCE.weights[:SHORT]
     assert again.drawn == REFERENCE.drawn and again.drawn_after == "parameters"
     kept_run = json.loads((COURSE.path / "runs" / "microgpt.json").read_text(encoding="utf-8"))
     assert REFERENCE.losses == kept_run["losses"][:len(REFERENCE.losses)]
@@ -114,11 +122,35 @@ def test_too_few_steps_and_an_empty_file_say_what_is_compared(in_names_folder):
 
 def test_a_later_step_parts_by_its_forward_pass_when_the_weights_still_agree():
     steps = 5
-    reference = Watched(losses=[3.0 + k for k in range(steps)], digests=list("abcde"))
-    mine = Watched(losses=[3.0, 4.0, 5.5, 6.0, 7.0], digests=list("abcde"))
-    verdict = judge(mine, reference, PROGRAM, NAME, TEACHES, steps=steps)
+    weights = [[0.1 * k, 0.2] for k in range(steps)]
+    reference = Watched(losses=[3.0 + k for k in range(steps)], weights=weights)
+    mine = Watched(losses=[3.0, 4.0, 5.5, 6.0, 7.0], weights=weights)
+    verdict = judge(mine, reference, regions(PROGRAM), NAME, TEACHES, steps=steps)
     assert verdict.step == 3 and verdict.lines == regions(PROGRAM).forward
     assert "weights going into step 3 are still microgpt.py's" in verdict.text
+
+
+def test_the_browsers_way_in_says_the_same_in_json(in_names_folder):
+    unlocks = json.dumps({lesson.number: lesson.unlocks for lesson in COURSE.lessons()})
+    parts = regions(PROGRAM)
+    assert type(parts).from_dict(json.loads(json.dumps(parts.to_dict()))) == parts
+    source = changed("(mean_square + 1e-5)", "(mean_square + 1e-4)")
+    said = json.loads(judge_json(source, NAME, REFERENCE.to_json(), json.dumps(parts.to_dict()),
+                                 unlocks, steps=SHORT))
+    assert said == {"passed": False, "step": 1, "lines": list(parts.forward),
+                    "text": judged(source).text}
+
+
+def test_rounding_is_not_a_difference_but_a_later_step_that_parts_is():
+    steps = 3
+    reference = Watched(losses=[3.0, 2.5, 2.0], weights=[[0.5], [0.4], [0.3]])
+    rounded = Watched(losses=[3.0 + 4e-16, 2.5, 2.0], weights=[[0.5 + 1e-16], [0.4], [0.3]])
+    assert judge(rounded, reference, regions(PROGRAM), NAME, TEACHES, steps=steps).passed
+    assert "differ only by rounding" in judge(rounded, reference, regions(PROGRAM), NAME,
+                                              TEACHES, steps=steps).text
+    later = Watched(losses=[3.0 + 4e-16, 2.5001, 2.0], weights=[[0.51], [0.4], [0.3]])
+    verdict = judge(later, reference, regions(PROGRAM), NAME, TEACHES, steps=steps)
+    assert not verdict.passed and verdict.step == 2 and verdict.lines == regions(PROGRAM).update
 
 
 def test_lessons_teaching_names_the_lessons_of_a_range():

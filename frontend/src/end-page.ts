@@ -10,6 +10,7 @@ import { Unreachable, assemblyRequest, fetchAssembly, leftOutNotes } from "./min
 import { Trainer } from "./mine/trainer";
 import { LossChart, Trend, emptyCurve, extend, type Curve } from "./mine/chart";
 import { loadMyRun, type MyRun } from "./mine/my-runs";
+import { type BlankData, setUpBlankPage } from "./end-blank";
 import "./mine/my-microgpt.css";
 import "./end-page.css";
 
@@ -17,7 +18,7 @@ interface ReferenceRun { script: string; steps: number; losses: Array<number | n
 interface PageData {
   assembleUrl: string; assemblerUrl: string; script: string; myMicrogptUrl: string; homeUrl: string; maxDraft: number;
   lessons: Record<string, { checks: number; written: number }>; complete: boolean;
-  reference: ReferenceRun | null;
+  reference: ReferenceRun | null; blank: BlankData | null;
 }
 
 function json<T>(id: string): T {
@@ -187,5 +188,9 @@ function showRun(run: MyRun | null): void {
 
 showFigures();
 progress.onChange(showFigures);
+if (page.blank) {
+  setUpBlankPage($("[data-blank]"), page.blank, $("[data-end]").dataset.trainWorkerUrl!, document.body.dataset.pyodideUrl!,
+    document.body.dataset.datasetUrl!);
+}
 void showFile();
 void loadMyRun(page.script).then(async (run) => showRun(run ?? await loadMyRun("train5.py")));

@@ -14,7 +14,8 @@ import type { Pyodide, PyProxy } from "./pyodide-api";
 import trainingSource from "../../src/linebyline/mine/training.py";
 import assembleSource from "../../src/linebyline/mine/assemble.py";
 import levelsSource from "../../src/linebyline/course/levels.py";
-import { CONTROL, type Batch, type TrainJob } from "./mine/protocol";
+import blankSource from "../../src/linebyline/mine/blank.py";
+import { CONTROL, type Batch, type BlankJob, type TrainJob } from "./mine/protocol";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const postToPage = scope.postMessage.bind(scope);
@@ -101,6 +102,7 @@ async function init(message: { pyodideUrl: string; control: Int32Array; interrup
   loaded.FS.writeFile(`${HOME}/lib/linebyline_training.py`, trainingSource);
   loaded.FS.writeFile(`${HOME}/lib/linebyline_assemble.py`, assembleSource);
   loaded.FS.writeFile(`${HOME}/lib/linebyline_levels.py`, levelsSource); // assemble.py imports it
+  loaded.FS.writeFile(`${HOME}/lib/linebyline_blank.py`, blankSource); // the blank-page recall
   loaded.setInterruptBuffer(message.interrupt);
   loaded.setStdout({ batched: output });
   loaded.setStderr({ batched: output });
@@ -175,6 +177,22 @@ async function assembleHere(message: { id: number; url: string; script: string; 
   }
 }
 
+// The blank-page recall: the learner's whole program, run here until its first steps are in (or
+// the first that parts from the kept run), then judged by blank.py, as `linebyline check` does.
+function judge(job: BlankJob): void {
+  const py = python!;
+  jobId = job.id;
+  py.FS.writeFile(`${HOME}/input.txt`, job.dataset);
+  const blank = py.pyimport("linebyline_blank") as unknown as { judge_json(...args: unknown[]): string; destroy(): void };
+  const onJudgeStep = (step: number): void => post({ type: "judging", id: job.id, step });
+  try {
+    const answer = blank.judge_json(job.source, job.name, job.kept, job.regions, job.unlocks, onJudgeStep, job.steps);
+    post({ type: "judged", id: job.id, answer });
+  } finally {
+    blank.destroy();
+  }
+}
+
 scope.onmessage = async (event: MessageEvent) => {
   const message = event.data;
   if (message.type === "init") {
@@ -189,9 +207,10 @@ scope.onmessage = async (event: MessageEvent) => {
   }
   if (!python || message.secret !== secret) return;
   if (message.type === "assemble") { await assembleHere(message); return; }
-  if (message.type !== "train") return;
+  if (message.type !== "train" && message.type !== "judge") return;
   try {
-    train(message.job as TrainJob);
+    if (message.type === "judge") judge(message.job as BlankJob);
+    else train(message.job as TrainJob);
   } catch (error) {
     // A JavaScript error here means Python itself broke (its stack overflowed, say): the page
     // replaces this worker.

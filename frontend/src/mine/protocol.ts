@@ -26,3 +26,18 @@ export interface Batch {
   marks: string[];
   lines: string[];
 }
+
+/** The blank-page recall: the learner's whole program, judged by its first steps (blank.py). */
+export interface BlankJob {
+  id: number;
+  source: string;
+  name: string; // the program's file name: microgpt.py
+  kept: string; // the kept first steps of the reference, as JSON
+  regions: string; // the reference program's regions, as JSON
+  unlocks: string; // {lesson: [[start, end], ...]}, as JSON
+  steps: number;
+  dataset: string;
+}
+
+/** What blank.py's judge_json says. */
+export interface Judged { passed: boolean; text: string; step: number; lines: [number, number] | null }

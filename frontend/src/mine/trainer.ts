@@ -1,5 +1,5 @@
 // The page's side of one training worker: start it, run a job, pause, resume, stop, sample now.
-import { CONTROL, type Batch, type TrainJob } from "./protocol";
+import { CONTROL, type Batch, type BlankJob, type Judged, type TrainJob } from "./protocol";
 
 export type TrainStatus = "finished" | "stopped" | "error";
 
@@ -24,6 +24,7 @@ export class Trainer {
   private nextId = 1;
   private stopTimer: number | undefined;
   private assembling = new Map<number, { resolve(answer: string): void; reject(error: Error): void }>();
+  private judging: { id: number; onStep(step: number): void; resolve(judged: Judged | null): void; reject(error: Error): void } | null = null;
 
   constructor(private workerUrl: string, private pyodideUrl: string, private onState: (text: string, ready: boolean) => void) {}
 
@@ -52,6 +53,11 @@ export class Trainer {
     return this.ready;
   }
 
+  /** Resolves once Python has started (rejects if it could not). */
+  whenReady(): Promise<void> {
+    return this.ready;
+  }
+
   get busy(): boolean {
     return this.job !== null;
   }
@@ -62,6 +68,21 @@ export class Trainer {
       this.assembling.delete(message.id);
       if (message.error !== undefined) asked?.reject(new Error(String(message.error)));
       else asked?.resolve(String(message.answer));
+      return;
+    }
+    const judging = this.judging;
+    if (judging && message.id === judging.id) {
+      if (message.type === "judging") judging.onStep(message.step as number);
+      else if (message.type === "judged" || message.type === "crashed") {
+        this.judging = null;
+        window.clearTimeout(this.stopTimer);
+        Atomics.store(this.interrupt, 0, 0);
+        if (message.type === "judged") judging.resolve(JSON.parse(String(message.answer)) as Judged);
+        else {
+          void this.start();
+          judging.reject(new Error(`Python crashed and was restarted (${String(message.error)}).`));
+        }
+      }
       return;
     }
     const job = this.job;
@@ -96,6 +117,36 @@ export class Trainer {
       this.job = { id, events, resolve, reject };
       this.worker!.postMessage({ type: "train", secret: this.secret, job: { ...job, id } });
     });
+  }
+
+  /** Run the learner's whole program until its first steps are in, and judge it (blank.py):
+   *  null if stopJudging() ended it first. */
+  async judge(job: Omit<BlankJob, "id">, onStep: (step: number) => void): Promise<Judged | null> {
+    if (this.job || this.judging) throw new Error("This worker is busy");
+    await this.ready;
+    const id = this.nextId++;
+    return new Promise<Judged | null>((resolve, reject) => {
+      this.judging = { id, onStep, resolve, reject };
+      this.worker!.postMessage({ type: "judge", secret: this.secret, job: { ...job, id } });
+    });
+  }
+
+  /** Stop a judging run: Python is interrupted (the run then counts for nothing); a program that
+   *  ignores even that loses its worker, and a fresh one takes its place. */
+  stopJudging(): void {
+    const judging = this.judging;
+    if (!judging) return;
+    Atomics.store(this.interrupt, 0, 2); // 2 = SIGINT: Python raises KeyboardInterrupt
+    window.clearTimeout(this.stopTimer);
+    this.stopTimer = window.setTimeout(() => {
+      if (this.judging !== judging) return;
+      this.judging = null;
+      Atomics.store(this.interrupt, 0, 0);
+      void this.start();
+      judging.resolve(null);
+    }, STOP_GRACE_MS);
+    const resolve = judging.resolve;
+    judging.resolve = () => resolve(null); // whatever the interrupted run says, it was stopped
   }
 
   /** Assemble `script` here, as the server would (for when it cannot be reached): the answer's

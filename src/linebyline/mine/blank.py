@@ -8,8 +8,10 @@ differs; if they are not, the update of the step before does. Lines printed befo
 (`vocab size: 27`) are compared first, as they come first.
 
 The reference side is kept in the course folder (runs/first-steps.json, made by
-scripts/train_reference.py --first): no second program runs in the browser. Its weights are
-compared by digests made of the numbers' text (sha256), which CPython and Pyodide agree on.
+scripts/train_reference.py --first): no second program runs in the browser. Numbers are equal
+when they differ by no more than rounding (ROUNDING, relative): Pythons differ in the last digit
+of a sum (3.12 made sum() of floats exact), and the page's Python is not the terminal's. Weights
+are compared by a sample (every SAMPLE_EVERY-th), which any wrong update or draw moves.
 
 Standard library only: the same file runs in `linebyline check microgpt FILE` and in the
 browser's training worker, so both say the same words.
@@ -18,36 +20,51 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import hashlib
 import io
 import json
 import linecache
+import math
 import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
-from .training import STEP_LINE, Run, compare, explain
+try:
+    from .training import ROUNDING, STEP_LINE, Run, explain
+except ImportError:  # in the browser's training worker this file runs beside training.py
+    from linebyline_training import ROUNDING, STEP_LINE, Run, explain  # type: ignore[no-redef]
 
 FIRST = 30  # training steps compared: enough for every part of the program to show
+SAMPLE_EVERY = 64  # of the weights, the ones compared: 66 of microgpt's 4,192
 KEPT = "runs/first-steps.json"  # the reference's first steps, in the course folder
 
 
-def digest(numbers: list[float]) -> str:
-    """The same text for the same numbers, in any Python (repr is exact and portable)."""
-    return hashlib.sha256(",".join(map(repr, numbers)).encode()).hexdigest()[:16]
+def sample(numbers: list[float]) -> list[float]:
+    """The weights the judge compares: every SAMPLE_EVERY-th (and the count, as its length)."""
+    return numbers[::SAMPLE_EVERY]
+
+
+def agree(mine: float | None, reference: float | None) -> bool:
+    """Equal but for rounding (both missing counts as equal)."""
+    if mine is None or reference is None:
+        return mine is reference
+    return math.isclose(mine, reference, rel_tol=ROUNDING, abs_tol=ROUNDING * 1e-3)
+
+
+def all_agree(mine: list[float], reference: list[float]) -> bool:
+    return len(mine) == len(reference) and all(map(agree, mine, reference))
 
 
 @dataclass
 class Watched:
     """A run's first steps: the lines printed before training, each step's exact loss, and a
-    digest of the weights after each step; `error`: how the program failed, if it did."""
+    sample of the weights after each step; `error`: how the program failed, if it did."""
 
     header: list[str] = field(default_factory=list)
     losses: list[float | None] = field(default_factory=list)
-    digests: list[str] = field(default_factory=list)
+    weights: list[list[float]] = field(default_factory=list)
     error: str = ""
     ended: bool = False  # it ran to its end before printing FIRST steps
-    drawn: str = ""  # a digest of the weights as drawn, before training
+    drawn: list[float] = field(default_factory=list)  # a sample of them as drawn, before training
     drawn_after: str = ""  # the line printed just after they were drawn (its label)
     empty: bool = False  # the file holds no code at all
 
@@ -74,7 +91,7 @@ class _Watching(Run):
             return
         numbers = self.weights()
         if numbers:
-            watched.drawn = digest(numbers)
+            watched.drawn = sample(numbers)
             watched.drawn_after = str(args[0]).split(":", 1)[0].strip()
 
 
@@ -94,12 +111,12 @@ def watch(source: str, filename: str, steps: int = FIRST,
             watched.header = [line for line in printed.getvalue().splitlines()
                               if not STEP_LINE.match(line)]
         watched.losses.append(loss)
-        watched.digests.append(digest(run.weights()))
+        watched.weights.append(sample(run.weights()))
         done = len(watched.losses)
         if on_step is not None:
             on_step(done)
         parted = reference is not None and done <= len(reference) and \
-            compare([loss], [reference[done - 1]]).kind == "parted"
+            not agree(loss, reference[done - 1])
         return "stop" if done >= steps or parted else ""
 
     run = _Watching(watched, source, filename, step_done)
@@ -125,6 +142,14 @@ class Regions:
     update: tuple[int, int]
     step_line: int  # the line that prints each step
     printing: dict[str, int]  # label printed before training -> the line that prints it
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Regions:
+        return cls(tuple(data["setup"]), tuple(data["forward"]), tuple(data["update"]),
+                   int(data["step_line"]), {str(k): int(v) for k, v in data["printing"].items()})
 
 
 def _calls(node: ast.AST, name: str) -> bool:
@@ -198,17 +223,16 @@ def _labelled(lines: list[str]) -> dict[str, str]:
     return {line.split(":", 1)[0].strip(): line.strip() for line in lines if ":" in line}
 
 
-def judge(mine: Watched, reference: Watched, program: str, name: str,
+def judge(mine: Watched, reference: Watched, parts: Regions, name: str,
           teaches: Callable[[int, int], str] = _no_lessons, steps: int = FIRST) -> Judgement:
     """What to tell a learner whose blank-page program ran as `mine`. `reference` is the
-    reference program's run, `program` its text, `name` its file name; `teaches(start, end)`
-    names the lessons that teach those lines of it ("" for none)."""
+    reference program's run, `parts` its regions (regions(program)), `name` its file name;
+    `teaches(start, end)` names the lessons that teach those lines of it ("" for none)."""
     if mine.empty:
         return Judgement(False, (
             f"Your file is empty. Write {name} in it from memory, top to bottom: the data, the "
             "tokenizer, autograd, the model, Adam and the training loop, printing each step as "
             f"{name} does."))
-    parts = regions(program)
     theirs = _labelled(reference.header)
     for label, line in _labelled(mine.header).items():
         if label in theirs and theirs[label] != line:
@@ -217,10 +241,11 @@ def judge(mine: Watched, reference: Watched, program: str, name: str,
                 f"Before training, your program prints `{line}`, where {name} prints "
                 f"`{theirs[label]}`: the runs part there. Reread {_span(where, teaches)} of "
                 f"{name}."), 0, where)
-    verdict = compare(mine.losses[:steps], reference.losses[:steps])
     done = len(mine.losses)
-    if verdict.kind == "parted":
-        return _parted(mine, reference, parts, name, teaches, verdict)
+    step = next((k + 1 for k, (a, b) in enumerate(zip(mine.losses[:steps], reference.losses))
+                 if not agree(a, b)), 0)
+    if step:
+        return _parted(mine, reference, parts, name, teaches, step)
     if mine.error and done < steps:
         after = f"after printing step {done}" if done else "before printing a training step"
         return Judgement(False, f"Your program stopped with an error {after}:\n{mine.error}",
@@ -231,36 +256,39 @@ def judge(mine: Watched, reference: Watched, program: str, name: str,
             f"Your program ran to its end having printed {said}; the first {steps} are "
             f"compared, each printed as {name} prints it (`step 1 / ... | loss ...`, "
             f"{_span((parts.step_line,) * 2, teaches)})."), done + 1)
-    if verdict.kind in ("same", "rounding"):
-        how = ("to the last digit" if verdict.kind == "same"
-               else "at every printed digit (the last digits differ only by rounding)")
-        return Judgement(True, (
-            f"Your program runs, and its first {steps} losses are {name}'s {how}. You wrote "
-            f"{name} from a blank page."))
-    return _parted(mine, reference, parts, name, teaches, verdict)
+    exact = mine.losses[:steps] == reference.losses[:steps]
+    how = "to the last digit" if exact else \
+        "at every printed digit (the last digits differ only by rounding)"
+    return Judgement(True, (f"Your program runs, and its first {steps} losses are {name}'s "
+                            f"{how}. You wrote {name} from a blank page."))
+
+
+def _shown(x: float | None) -> str:
+    return "not a number" if x is None else f"{x:.6g}"
 
 
 def _parted(mine: Watched, reference: Watched, parts: Regions, name: str,
-            teaches: Callable[[int, int], str], verdict) -> Judgement:
+            teaches: Callable[[int, int], str], step: int) -> Judgement:
     """The first step whose loss is not the reference's, and the region that computes it."""
-    step = verdict.step
-    text = verdict.text.replace("A difference this big is not rounding: your code computes "
-                                "something else there.", "").strip()
+    a, b = mine.losses[step - 1], reference.losses[step - 1]
+    apart = f", {abs(a - b):.2g} apart" if a is not None and b is not None else ""
+    text = (f"Parts from the reference at step {step}: your loss is {_shown(a)}, the "
+            f"reference's {_shown(b)}{apart}.")
     if step == 1:
         where, why = _first_step(mine, reference, parts, name, teaches)
-    elif mine.digests[step - 2] != reference.digests[step - 2]:
+    elif not all_agree(mine.weights[step - 2], reference.weights[step - 2]):
         where = parts.update
         same = "Step 1 gives the same loss" if step == 2 else \
             f"Steps 1 to {step - 1} give the same losses"
         why = (f"{same}, but the weights after step {step - 1} are not {name}'s: the update "
-               f"parts, {_span(parts.update, teaches)} (the gradients backward() finds, or the "
-               "step Adam takes with them).")
+               f"parts. Reread {_span(parts.update, teaches)}: backward() finding the "
+               "gradients, and Adam's step with them.")
     else:
         where = parts.forward
         why = (f"The weights going into step {step} are still {name}'s, so the forward pass of "
-               f"that step's name computes something else: {_span(parts.forward, teaches)} and "
-               "the functions they call (some names show it and others do not: a longer one, "
-               "say).")
+               f"that step's name computes something else. Reread "
+               f"{_span(parts.forward, teaches)} and the functions they call: some names show "
+               "it and others do not (a longer one, say).")
     return Judgement(False, f"{text} {why}", step, where)
 
 
@@ -269,19 +297,32 @@ def _first_step(mine: Watched, reference: Watched, parts: Regions, name: str,
     """Where step 1 parts: the weights as drawn, or what the first name goes through."""
     labels = list(parts.printing)
     drawn_at = parts.printing.get(reference.drawn_after)
-    if mine.drawn and reference.drawn and mine.drawn != reference.drawn and drawn_at:
+    if mine.drawn and reference.drawn and not all_agree(mine.drawn, reference.drawn) and drawn_at:
         before = [parts.printing[label] for label in labels if parts.printing[label] < drawn_at]
         where = (max(before, default=0) + 1, drawn_at)
-        return where, (f"Your weights are not {name}'s even before training starts: how "
-                       f"they are drawn (the seed, their sizes, the order they are drawn in), "
-                       f"{_span(where, teaches)}.")
+        return where, (f"Your weights are not {name}'s even before training starts. Reread "
+                       f"{_span(where, teaches)}: the seed, the sizes of the weights, and the "
+                       "order they are drawn in.")
     data = (1, parts.printing[labels[0]]) if labels else parts.setup
-    sure = mine.drawn and mine.drawn == reference.drawn
+    sure = mine.drawn and all_agree(mine.drawn, reference.drawn)
     drawn = f"Your weights as drawn are {name}'s, so" if sure else "So"
     return parts.forward, (
-        f"{drawn} step 1's forward pass computes something else: "
-        f"{_span(parts.forward, teaches)} and the functions they call, or the name it is given "
-        f"(the data and its shuffle, {_span(data, teaches)}).")
+        f"{drawn} step 1's forward pass computes something else. Reread "
+        f"{_span(parts.forward, teaches)} and the functions they call, or, for the name it is "
+        f"given, the data and its shuffle: {_span(data, teaches)}.")
+
+
+def judge_json(source: str, name: str, kept: str, parts: str, unlocks: str,
+               on_step: Callable[[int], None] | None = None, steps: int = FIRST) -> str:
+    """The browser's way in (its training worker): the file run here, in this folder, and
+    judged; JSON in (the kept run, the regions, {lesson: [[start, end], ...]}), JSON out."""
+    reference = Watched.from_json(kept)
+    mine = watch(source, name, steps, on_step=on_step, reference=reference.losses)
+    teaches = lessons_teaching({number: [tuple(r) for r in ranges]
+                                for number, ranges in json.loads(unlocks).items()})
+    made = judge(mine, reference, Regions.from_dict(json.loads(parts)), name, teaches, steps)
+    return json.dumps({"passed": made.passed, "text": made.text, "step": made.step,
+                       "lines": list(made.lines) if made.lines else None})
 
 
 def main(argv: list[str]) -> int:

@@ -232,7 +232,7 @@ def judge_blank_page(course: Course, path: Path, dataset: Path,
                      on_step: Callable[[int], None]) -> Judgement:
     """Run the learner's whole program (their own file, on their own machine, as `python`
     would) until it has printed its first steps, and judge it against the course's."""
-    from .blank import KEPT, Watched, judge, lessons_teaching
+    from .blank import KEPT, Watched, judge, lessons_teaching, regions
 
     kept = course.path / KEPT
     if not kept.is_file():
@@ -266,4 +266,4 @@ def judge_blank_page(course: Course, path: Path, dataset: Path,
                                                              f"exit code {process.returncode}"))
     mine = Watched.from_json(printed[-1])
     teaches = lessons_teaching({lesson.number: list(lesson.unlocks) for lesson in course.lessons()})
-    return judge(mine, reference, program, course.program_name, teaches)
+    return judge(mine, reference, regions(program), course.program_name, teaches)

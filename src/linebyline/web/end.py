@@ -89,5 +89,22 @@ def page_context(view: CourseView) -> dict[str, object]:
             "myMicrogptUrl": reverse("my-microgpt"), "homeUrl": reverse("home"),
             "maxDraft": MAX_DRAFT_CHARS, "lessons": lesson_facts(view),
             "complete": view.all_published, "reference": reference_run(view),
+            "blank": blank_page(view),
         },
     }
+
+
+def blank_page(view: CourseView) -> dict[str, Any] | None:
+    """What the blank-page recall needs in the browser: the kept first steps of the program and
+    its regions, never its text (a recall is not a copy away); None if the course keeps none."""
+    from ..mine.blank import FIRST, KEPT, regions
+
+    course = view.course
+    try:
+        kept = json.loads((course.path / KEPT).read_text(encoding="utf-8"))
+        parts = regions((course.path / course.program_name).read_text(encoding="utf-8"))
+    except (OSError, ValueError, SyntaxError, StopIteration):
+        return None
+    return {"kept": json.dumps(kept), "regions": json.dumps(parts.to_dict()), "steps": FIRST,
+            "name": course.program_name, "command": f"linebyline start {Path(course.program_name).stem}",
+            "unlocks": json.dumps({lesson.number: lesson.unlocks for lesson in view.lessons})}
