@@ -6,6 +6,8 @@ export interface ExerciseData {
   lesson: string; course: string; filename: string; starter: string; checksUrl: string;
   checkNames: string[]; hints: string[];
   codealong: Array<{ title: string; caption: string; find: string; type: string }>;
+  /** A line of the answer as a known mistake writes it, for the Parsons rung ("" for none). */
+  distractor: string;
   runtimeUrl: string;
   /** The on-my-own level (levels.ts), null for a lesson that has none yet: its starter, and each
    *  TODO block at both levels. `starter` is the guided one. */

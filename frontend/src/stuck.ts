@@ -1,4 +1,5 @@
-// "Stuck?": hints one at a time, then a code-along replay of the lines being typed, which plays
+// "Stuck?": hints one at a time, then the answer's lines to put in order (parsons.ts), then a
+// code-along replay of the lines being typed, which plays
 // like a video the learner can take over (chapter marks with times, a scrubber, play/pause,
 // speed, "edit from here"), then the solution after a confirmation.
 import type { ExerciseData } from "./exercise";
@@ -6,6 +7,7 @@ import { isStarter } from "./levels";
 import type { Editor } from "./editor";
 import { recordEvent } from "./events";
 import type { Progress } from "./progress";
+import { setUpParsons } from "./parsons";
 
 const CHAR_MS = 45; // typing speed at 1×
 const PAUSE_MS = 900; // between chapters at 1×
@@ -55,6 +57,8 @@ export function setUpStuck(root: HTMLElement, exercise: ExerciseData, progress: 
   const panel = root.querySelector<HTMLElement>("[data-codealong]")!;
   const dialog = root.querySelector<HTMLDialogElement>("[data-solution-dialog]")!;
   const solutionBox = root.querySelector<HTMLElement>("[data-solution]")!;
+  const parsonsButton = root.querySelector<HTMLButtonElement>('[data-action="parsons"]')!;
+  const parsons = setUpParsons(root.querySelector<HTMLElement>("[data-parsons]")!, exercise, editor);
 
   function showHints(count: number): void {
     hintsList.replaceChildren();
@@ -66,6 +70,7 @@ export function setUpStuck(root: HTMLElement, exercise: ExerciseData, progress: 
     const allShown = count >= exercise.hints.length;
     hintButton.textContent = count === 0 ? "Show a hint" : "Show another hint";
     hintButton.hidden = allShown;
+    parsonsButton.hidden = !allShown || !parsons.usable;
     codealongButton.hidden = !allShown || exercise.codealong.length === 0;
     solutionButton.hidden = !allShown;
   }
@@ -87,6 +92,8 @@ export function setUpStuck(root: HTMLElement, exercise: ExerciseData, progress: 
     (hintsList.lastElementChild as HTMLElement | null)?.setAttribute("tabindex", "-1");
     (hintsList.lastElementChild as HTMLElement | null)?.focus();
   });
+
+  parsonsButton.addEventListener("click", () => parsons.open());
 
   const replay = setUpReplay(panel, exercise, editor);
   const openReplay = (chapter: number) => {

@@ -24,6 +24,7 @@ from .. import runtime
 from ..computed import Computed, compute_lesson, compute_review
 from ..course import Course, CourseErrors, Lesson, Module, default_course_path, load_course
 from ..course.library import library_sources
+from ..course.parsons import distractor
 from ..course.prose import LESSON_REFERENCE, TAG, fill_facts, inline_markdown, markdown
 from ..course.widgets import KINDS
 
@@ -241,6 +242,8 @@ class CourseView:
             # Captions are Markdown like hints (`code` in them), rendered here with HTML escaped.
             "codealong": [{"title": c.title, "caption": self.html(c.caption, lesson), "find": c.find,
                            "type": c.type} for c in exercise.codealong],
+            # The Parsons rung of "Stuck?" shuffles the code-along's lines with one wrong line.
+            "distractor": distractor(exercise),
             "runtimeUrl": reverse("runtime") + f"?v={runtime_version()}",
             # The on-my-own level of the TODO comments (course/levels.py), when the lesson has
             # it: its starter, and each TODO block at both levels for the Build's switch.
