@@ -27,7 +27,7 @@ from linebyline.course import default_course_path, load_course  # noqa: E402
 # Runs the CLI in this very process, then says how large the process and its children got.
 MEASURED = """
 import json, resource, sys
-from linebyline.cli import main
+from linebyline.cli.main import main
 code = main(sys.argv[1:])
 print(json.dumps({"code": code,
                   "cli_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from linebyline.course import default_course_path
-from linebyline.dataset import BUNDLED_NAMES
+from linebyline.course.dataset import BUNDLED_NAMES
 from linebyline.mine.blank import FIRST, watch
 from linebyline.mine.training import Run
 

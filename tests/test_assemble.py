@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from linebyline.authoring.lesson_standard import learner_lines
 from linebyline.course import Course
 from linebyline.course.levels import switch_blocks
-from linebyline.lesson_standard import learner_lines
 from linebyline.mine.assemble import (
     NOT_KEPT,
     Assembler,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from linebyline.dataset import names_file
+from linebyline.course.dataset import names_file
 from linebyline.mine.blank import (
     KEPT,
     Watched,

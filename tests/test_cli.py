@@ -268,7 +268,7 @@ def test_a_file_too_big_to_be_a_lesson_is_refused_before_it_is_read(tmp_path):
 # process grows past the limit below as the suite runs.)
 MEASURED = """
 import json, re, sys
-from linebyline.cli import main
+from linebyline.cli.main import main
 code = main(sys.argv[1:])
 with open("/proc/self/status") as status:
     peak_kb = int(re.search(r"VmHWM:\\s*(\\d+)", status.read()).group(1))

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from linebyline import computed
+from linebyline.authoring import computed
 from linebyline.course import load_course
 
 from .conftest import replace, the_course

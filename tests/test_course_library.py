@@ -154,7 +154,7 @@ def test_the_terminal_check_imports_them_in_every_way(course, monkeypatch, way):
 def test_lint_names_an_answer_planted_in_an_earlier_starter(course):
     from dataclasses import replace
 
-    from linebyline.lesson_standard import answer_leaks, answers_to_write
+    from linebyline.authoring.lesson_standard import answer_leaks, answers_to_write
 
     before = set(answer_leaks(course))
     later = course.lesson("7.5")
@@ -173,7 +173,7 @@ def test_lint_names_an_answer_planted_in_an_earlier_starter(course):
 def test_lint_names_an_answer_spelled_in_the_starters_own_comments(course):
     from dataclasses import replace
 
-    from linebyline.lesson_standard import answer_leaks, answers_to_write
+    from linebyline.authoring.lesson_standard import answer_leaks, answers_to_write
 
     leaked = {(line, number) for line, number, _ in answer_leaks(course)}
     module, index, lesson, line = next(

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from linebyline.dataset import BUNDLED_NAMES, DatasetError, check_dataset
+from linebyline.course.dataset import BUNDLED_NAMES, DatasetError, check_dataset
 
 from .conftest import run_cli
 

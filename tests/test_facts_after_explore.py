@@ -14,7 +14,7 @@ from functools import cache
 
 import pytest
 
-from linebyline.computed import compute_lesson
+from linebyline.authoring.computed import compute_lesson
 
 from .conftest import the_course
 

@@ -12,7 +12,7 @@ from functools import cache
 
 import pytest
 
-from linebyline.dataset import names_file
+from linebyline.course.dataset import names_file
 from linebyline.runtime import run_checks
 
 from .conftest import the_course

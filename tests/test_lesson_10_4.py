@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from linebyline.dataset import names_file
+from linebyline.course.dataset import names_file
 from linebyline.runtime.library import CourseModules
 
 from .conftest import the_course

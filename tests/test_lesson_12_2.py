@@ -17,9 +17,9 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-from linebyline.computed import compute_lesson
+from linebyline.authoring.computed import compute_lesson
 from linebyline.course import default_course_path
-from linebyline.dataset import names_file
+from linebyline.course.dataset import names_file
 from linebyline.mine.scripts import parse_step, run_source
 from linebyline.runtime.library import CourseModules
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from linebyline.computed import compute_lesson
+from linebyline.authoring.computed import compute_lesson
 from linebyline.course import CourseErrors, apply_edits, default_course_path, load_course
 from linebyline.runtime import run_checks
 

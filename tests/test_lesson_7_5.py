@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from linebyline.computed import compute_lesson
+from linebyline.authoring.computed import compute_lesson
 from linebyline.course import apply_edits, default_course_path
 from linebyline.runtime import run_checks
 

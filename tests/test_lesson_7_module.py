@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from linebyline.computed import compute_lesson, compute_review
+from linebyline.authoring.computed import compute_lesson, compute_review
 from linebyline.course import default_course_path
+from linebyline.course.dataset import names_file
 from linebyline.course.widgets import KINDS, script_diff, step_race, value_graph
-from linebyline.dataset import names_file
 from linebyline.runtime import run_checks
 from linebyline.runtime.library import CourseModules
 

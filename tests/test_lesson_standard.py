@@ -1,8 +1,8 @@
 """The lesson standard that `lint --strict` enforces: each rule catches what it is for."""
 from __future__ import annotations
 
-from linebyline import lesson_standard
-from linebyline.computed import compute_lesson
+from linebyline.authoring import lesson_standard
+from linebyline.authoring.computed import compute_lesson
 from linebyline.course import load_course
 from linebyline.course.model import Choice, Question, WrongAnswer
 from linebyline.course.prose import fill_facts, lesson_references

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from linebyline import lesson_standard
+from linebyline.authoring import lesson_standard
 from linebyline.course import CourseErrors, load_course
 from linebyline.course.levels import (
     CONTINUATION,

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from linebyline.computed import compute_lesson
-from linebyline.lint import format_ranges
+from linebyline.authoring.computed import compute_lesson
+from linebyline.authoring.lint import format_ranges
 
 from .conftest import replace, run_cli
 
@@ -110,7 +110,7 @@ def test_a_starter_that_already_passes(copy):
 def test_a_line_the_learner_writes_must_be_the_programs_or_declared_adapted(course):
     from dataclasses import replace as swap
 
-    from linebyline.lint import _line_problems
+    from linebyline.authoring.lint import _line_problems
 
     lesson = course.lesson("12.2")  # its seed line takes the experiment's own seed
     (adapted,) = lesson.exercise.adapted
@@ -129,13 +129,13 @@ def test_a_line_the_learner_writes_must_be_the_programs_or_declared_adapted(cour
 def test_the_course_asks_for_no_line_a_learner_could_copy(course):
     # Issue 28: no Build asks for a line that stands, as code, in an earlier lesson's starter or
     # in its own starter's comments (lint --strict fails on any).
-    from linebyline.lesson_standard import answer_leaks
+    from linebyline.authoring.lesson_standard import answer_leaks
 
     assert answer_leaks(course) == []
 
 
 def test_an_answer_in_an_earlier_starter_fails_strict_lint(copy, course):
-    from linebyline.lesson_standard import answer_line, answers_to_write
+    from linebyline.authoring.lesson_standard import answer_line, answers_to_write
 
     later = course.lesson("7.5")
     line = next(answer_line(later, key) for key in answers_to_write(later)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from linebyline.computed import compute_lesson
+from linebyline.authoring.computed import compute_lesson
 from linebyline.course import CourseErrors, load_course
 from linebyline.course.widgets import KINDS
 

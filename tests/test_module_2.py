@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from linebyline.computed import compute_lesson
+from linebyline.authoring.computed import compute_lesson
 from linebyline.course import apply_edits, default_course_path
+from linebyline.course.dataset import names_file
 from linebyline.course.widgets import bigram_table, name_surprise, sample_steps
-from linebyline.dataset import names_file
 from linebyline.mine.scripts import run_script
 from linebyline.runtime import run_checks
 from linebyline.runtime.program import run_program

@@ -12,9 +12,9 @@ from functools import cache
 
 import pytest
 
-from linebyline.computed import compute_lesson
+from linebyline.authoring.computed import compute_lesson
 from linebyline.course import apply_edits, default_course_path
-from linebyline.dataset import BUNDLED_NAMES
+from linebyline.course.dataset import BUNDLED_NAMES
 from linebyline.runtime import collect_checks, run_checks
 from linebyline.runtime.library import CourseModules
 from linebyline.runtime.runner import LearnerCode

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from linebyline.computed import compute_lesson
+from linebyline.authoring.computed import compute_lesson
 from linebyline.course import CourseErrors, apply_edits, default_course_path, load_course
+from linebyline.course.dataset import names_file
 from linebyline.course.widgets import paths_graph, slope_plot
-from linebyline.dataset import names_file
 from linebyline.runtime import run_checks
 
 from .conftest import replace, the_course

@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from linebyline.computed import compute_lesson
+from linebyline.authoring.computed import compute_lesson
 from linebyline.course import apply_edits, default_course_path
+from linebyline.course.dataset import names_file
 from linebyline.course.errors import CourseError
 from linebyline.course.fields import Fields
 from linebyline.course.widgets import KINDS
 from linebyline.course.yamlfile import load
-from linebyline.dataset import names_file
 from linebyline.runtime import run_checks
 
 COURSE = default_course_path()

@@ -17,12 +17,12 @@ from functools import cache
 
 import pytest
 
-from linebyline.computed import compute_lesson
+from linebyline.authoring.computed import compute_lesson
 from linebyline.course import apply_edits, default_course_path
+from linebyline.course.dataset import names_file
 from linebyline.course.library import library_folder
 from linebyline.course.prose import fill_facts
 from linebyline.course.widgets import KINDS
-from linebyline.dataset import names_file
 from linebyline.runtime import run_checks
 from linebyline.runtime.library import CourseModules
 

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from linebyline.computed import compute_lesson
+from linebyline.authoring.computed import compute_lesson
 from linebyline.course import default_course_path
+from linebyline.course.dataset import names_file
 from linebyline.course.widgets import attention_grid
-from linebyline.dataset import names_file
 from linebyline.mine.scripts import run_source
 
 from .conftest import the_course

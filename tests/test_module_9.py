@@ -16,10 +16,10 @@ from functools import cache
 
 import pytest
 
-from linebyline.computed import compute_lesson
+from linebyline.authoring.computed import compute_lesson
 from linebyline.course import default_course_path
+from linebyline.course.dataset import names_file
 from linebyline.course.library import library_folder, library_sources
-from linebyline.dataset import names_file
 from linebyline.runtime import run_checks
 from linebyline.runtime.library import CourseModules
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from linebyline.dataset import BUNDLED_NAMES
+from linebyline.course.dataset import BUNDLED_NAMES
 from linebyline.mine.scripts import ScriptError, find_script, parse_step, run_script, with_steps
 
 # Steps 1-5 and 10 are the published figures; the others are what microgpt.py printed in the

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from linebyline.computed import compute_lesson
-from linebyline.lesson_standard import (
+from linebyline.authoring.computed import compute_lesson
+from linebyline.authoring.lesson_standard import (
     TOP_TWO_SHARE,
     answer_shown_problems,
     quiz_figure_problems,

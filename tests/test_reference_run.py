@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from linebyline.course import default_course_path
-from linebyline.dataset import BUNDLED_NAMES
+from linebyline.course.dataset import BUNDLED_NAMES
 from linebyline.mine.training import Run
 
 COURSE = default_course_path()

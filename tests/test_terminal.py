@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from linebyline.computed import compute_lesson
+from linebyline.authoring.computed import compute_lesson
 from linebyline.course import apply_edits
 from linebyline.progress.local import LocalProgress
 from linebyline.terminal.quiz import seeded_order

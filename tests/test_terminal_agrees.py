@@ -8,7 +8,7 @@ from functools import cache
 
 import pytest
 
-from linebyline.dataset import names_file
+from linebyline.course.dataset import names_file
 from linebyline.runtime import run_checks
 from linebyline.sandbox import check_source
 

@@ -2,8 +2,8 @@
 import sys
 
 try:
-    from .entry import main
-except KeyboardInterrupt:  # a Ctrl-C as it loads: as quiet as one later (see entry.py)
+    from .cli.entry import main
+except KeyboardInterrupt:  # a Ctrl-C as it loads: as quiet as one later (see cli/entry.py)
     print("\nStopped.", file=sys.stderr)
     sys.exit(130)
 

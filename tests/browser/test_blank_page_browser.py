@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from linebyline.dataset import names_file
+from linebyline.course.dataset import names_file
 from linebyline.mine.blank import KEPT, Watched, judge, lessons_teaching, regions, watch
 
 from ..conftest import the_course

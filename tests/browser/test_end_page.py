@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from linebyline.authoring.lesson_standard import learner_lines
 from linebyline.course import default_course_path
-from linebyline.lesson_standard import learner_lines
 
 from ..conftest import the_course
 from .test_my_microgpt import bring_progress, done, solution

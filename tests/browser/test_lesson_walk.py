@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from linebyline.computed import compute_lesson
+from linebyline.authoring.computed import compute_lesson
 
 from .conftest import wait_for_python
 

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from linebyline.course import apply_edits, default_course_path
-from linebyline.dataset import names_file
+from linebyline.course.dataset import names_file
 
 from ..conftest import the_course
 from .conftest import wait_for_python

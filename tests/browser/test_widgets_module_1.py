@@ -13,7 +13,7 @@ import sys
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from linebyline.dataset import names_file
+from linebyline.course.dataset import names_file
 
 pytestmark = pytest.mark.browser
 MODULE_1 = ["/lessons/1.1-the-demo/", "/lessons/1.2-imports-and-the-seed/",

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from linebyline.course import default_course_path
-from linebyline.dataset import names_file
+from linebyline.course.dataset import names_file
 
 pytestmark = pytest.mark.browser
 EPS = 1e-8

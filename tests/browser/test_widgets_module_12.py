@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from linebyline.course import default_course_path
-from linebyline.dataset import names_file
+from linebyline.course.dataset import names_file
 from linebyline.mine.scripts import parse_step, run_source
 from linebyline.runtime.library import CourseModules
 

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from linebyline.course import default_course_path
-from linebyline.dataset import names_file
+from linebyline.course.dataset import names_file
 from linebyline.mine.scripts import run_script
 
 from .conftest import busy_widget_passes_axe_and_fits_a_phone

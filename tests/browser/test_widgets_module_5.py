@@ -9,7 +9,7 @@ import random
 import pytest
 from playwright.sync_api import Page, expect
 
-from linebyline.dataset import names_file
+from linebyline.course.dataset import names_file
 
 from .conftest import busy_widget_passes_axe_and_fits_a_phone
 

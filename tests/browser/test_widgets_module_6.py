@@ -10,7 +10,7 @@ import math
 import pytest
 from playwright.sync_api import Page, expect
 
-from linebyline.dataset import names_file
+from linebyline.course.dataset import names_file
 
 pytestmark = pytest.mark.browser
 

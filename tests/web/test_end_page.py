@@ -8,7 +8,7 @@ import re
 import pytest
 from django.core.cache import cache
 
-from linebyline.lesson_standard import learner_lines
+from linebyline.authoring.lesson_standard import learner_lines
 from linebyline.web.pages import lesson_url
 
 

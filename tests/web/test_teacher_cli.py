@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from linebyline.cli import main
+from linebyline.cli.main import main
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the command migrates, as on a first run
 

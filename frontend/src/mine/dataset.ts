@@ -1,5 +1,5 @@
 // A text file the learner picks or drops to train on: checked the way `linebyline train
-// --dataset` checks one (src/linebyline/dataset.py), with a message that names the problem.
+// --dataset` checks one (src/linebyline/course/dataset.py), with a message that names the problem.
 
 export const MAX_DATASET_BYTES = 10_000_000; // far more than 32,000 names (about 250 KB)
 

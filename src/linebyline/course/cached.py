@@ -25,6 +25,16 @@ PACKAGE = Path(__file__).resolve().parents[1]  # linebyline/: the loader's code 
 CODE = ("course", "runtime")
 
 
+def cache_dir() -> Path:
+    """Where this user's computed figures and reference runs are kept (LINEBYLINE_CACHE_DIR, or
+    linebyline/computed in the user's cache folder)."""
+    configured = os.environ.get("LINEBYLINE_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "linebyline" / "computed"
+
+
 def cache_folder() -> Path:
     configured = os.environ.get("LINEBYLINE_CACHE_DIR")
     if configured:

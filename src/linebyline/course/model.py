@@ -85,7 +85,7 @@ class Exercise:
 class Widget:
     kind: str
     params: dict[str, Any]
-    compute: str = ""  # code run after the solution, setting `data` (see linebyline.computed)
+    compute: str = ""  # code run after the solution, setting `data` (see linebyline.authoring.computed)
     line: int = 0  # of `explore:` in lesson.yaml, for reports
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..dataset import check_dataset
+from ..course.dataset import check_dataset
 from .training import NUM_STEPS as NUM_STEPS  # the lint reads them from here
 from .training import TRAINING_LOOP as TRAINING_LOOP
 from .training import SetupError, configure

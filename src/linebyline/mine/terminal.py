@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..computed import cache_dir
 from ..course import Course
+from ..course.cached import cache_dir
 from .assemble import Assembly, ProgressError, Unchecked, Work, read_progress
 from .blank import Judgement
 from .scripts import run_source

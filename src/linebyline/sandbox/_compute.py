@@ -30,7 +30,7 @@ def compute(solution: str, items: list[dict[str, Any]], timeout: float,
     {"value": what it set `name` to} or {"error": "..."}. ``library`` is a folder of the
     course's own modules that the code may import (its `compute/`); the course's `library/`
     beside it, which starters and solutions import, is importable too."""
-    from ..dataset import names_file
+    from ..course.dataset import names_file
 
     paths = [] if library is None else [str(folder) for folder in (
         library, library.parent / "library") if folder.is_dir()]

@@ -70,7 +70,7 @@ class _Kept:
 
 
 def _names() -> str:
-    from ..dataset import names_file
+    from ..course.dataset import names_file
 
     return str(names_file())
 

@@ -17,7 +17,7 @@ def facts_filled(lesson: Lesson, text: str) -> str:
     """The lesson's computed numbers in place of {{name}} (worked out once, then cached)."""
     if "{{" not in text or not lesson.facts:
         return text
-    from ..computed import compute_lesson
+    from ..authoring.computed import compute_lesson
     from ..course.prose import fill_facts
 
     return fill_facts(text, compute_lesson(lesson).facts)

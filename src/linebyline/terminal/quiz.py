@@ -114,7 +114,7 @@ def quiz(course_arg: str | None, course: Course, lesson: Lesson, screen: Screen)
     seed = (account_link.quiz_seed(login) if login else "") or local.device()
     computed = None
     if any(question.kind == "predict" for question in lesson.quiz):
-        from ..computed import compute_lesson
+        from ..authoring.computed import compute_lesson
 
         screen.line("(Working out the answers from the lesson's own code…)", "note")
         computed = compute_lesson(lesson)

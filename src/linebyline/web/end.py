@@ -18,8 +18,8 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
+from ..authoring.lesson_standard import learner_lines
 from ..course import Course
-from ..lesson_standard import learner_lines
 from ..mine.assemble import MAX_DRAFT_CHARS
 from . import rendered
 from .mine import assembler_url

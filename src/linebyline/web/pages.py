@@ -21,7 +21,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from .. import runtime
-from ..computed import Computed, compute_lesson, compute_review
+from ..authoring.computed import Computed, compute_lesson, compute_review
 from ..course import Course, CourseErrors, Lesson, Module, default_course_path, load_course
 from ..course.library import library_sources
 from ..course.parsons import distractor

@@ -28,7 +28,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from ..dataset import names_file
+from ..course.dataset import names_file
 from . import production
 from .headers import add_static_headers, immutable_static_file
 

@@ -26,10 +26,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .course import Lesson, Module, Question
-from .course.widgets import KINDS
-from .dataset import names_file
-from .sandbox import compute, compute_fingerprint
+from ..course import Lesson, Module, Question
+from ..course.cached import cache_dir
+from ..course.dataset import names_file
+from ..course.widgets import KINDS
+from ..sandbox import compute, compute_fingerprint
 
 TIMEOUT = 300.0  # seconds for all of one lesson's computations: an author's bound, not a learner's
 PROTOCOL = "4"  # bump when what is cached changes shape
@@ -45,14 +46,6 @@ class Computed:
     data: Any = None
     facts: dict[str, Any] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
-
-
-def cache_dir() -> Path:
-    configured = os.environ.get("LINEBYLINE_CACHE_DIR")
-    if configured:
-        return Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "linebyline" / "computed"
 
 
 @cache

@@ -20,7 +20,7 @@ def _setup() -> None:
 
 
 def _account(name: str):
-    from .teaching.roles import find_account
+    from ..teaching.roles import find_account
     user = find_account(name)
     if user is None:
         raise TeacherError(f"no account is called {name!r}: they sign up on the site first "
@@ -30,7 +30,7 @@ def _account(name: str):
 
 
 def add(name: str) -> str:
-    from .teaching.roles import make_teacher
+    from ..teaching.roles import make_teacher
     user = _account(name)
     if not make_teacher(user):
         return f"{user.get_username()} can create classes already."
@@ -39,7 +39,7 @@ def add(name: str) -> str:
 
 
 def remove(name: str) -> str:
-    from .teaching.roles import stop_teaching
+    from ..teaching.roles import stop_teaching
     user = _account(name)
     if not stop_teaching(user):
         if user.is_staff or user.has_perm("teaching.add_classroom"):
@@ -51,7 +51,7 @@ def remove(name: str) -> str:
 
 
 def listing() -> str:
-    from .teaching.roles import teachers
+    from ..teaching.roles import teachers
     names = [f"{user.get_username()}{' (staff)' if user.is_staff else ''}" for user in teachers()]
     return "\n".join(names) if names else "No one can create classes yet: `linebyline teacher add USERNAME`."
 
@@ -59,7 +59,7 @@ def listing() -> str:
 def invite(url: str, note: str, days: int) -> str:
     from django.urls import reverse
 
-    from .teaching.roles import new_invite
+    from ..teaching.roles import new_invite
     _, token = new_invite(None, note, days)
     link = url.rstrip("/") + reverse("teach-invite", args=[token])
     return (f"An invite link, for one use within {days} days (it is not shown again):\n{link}\n"

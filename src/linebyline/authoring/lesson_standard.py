@@ -31,10 +31,10 @@ import tokenize
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from ..course import Course, Lesson, Module, Question
+from ..course.levels import todo_blocks
+from ..course.prose import fact_names, lesson_references, underscore_emphasis
 from .computed import Computed
-from .course import Course, Lesson, Module, Question
-from .course.levels import todo_blocks
-from .course.prose import fact_names, lesson_references, underscore_emphasis
 
 # A right choice this much longer than every other (and by this many characters) is a tell.
 LONGER_RATIO = 1.25
@@ -416,7 +416,7 @@ def _strings(value: object) -> Iterator[str]:
 
 def shown_before_quiz(lesson: Lesson, computed: Computed) -> str:
     """What the page shows above the quiz, facts filled in: lead, Watch and Explore's texts."""
-    from .course.prose import fill_facts
+    from ..course.prose import fill_facts
 
     texts = [lesson.lead, lesson.watch, *_strings(lesson.explore.params), *_strings(computed.data)]
     return fill_facts("\n".join(texts), computed.facts).replace("−", "-")
@@ -461,7 +461,7 @@ def answer_shown_problems(lesson: Lesson, computed: Computed) -> list[str]:
 
 def review_shown_problems(module: Module, computed: Computed) -> list[str]:
     """The same for a module review, whose summary stands above its quiz."""
-    from .course.prose import fill_facts
+    from ..course.prose import fill_facts
 
     review = module.review
     if review is None:

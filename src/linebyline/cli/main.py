@@ -11,19 +11,20 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import __version__, teacher_cli
-from .course import Course, CourseErrors, Lesson, courses_root, default_course_path
-from .dataset import BUNDLED_NAMES, DatasetError
-from .progress import account as account_link
-from .runtime.words import plural
-from .sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
-from .terminal.usage import UsageError
+from .. import __version__
+from ..course import Course, CourseErrors, Lesson, courses_root, default_course_path
+from ..course.dataset import BUNDLED_NAMES, DatasetError
+from ..progress import account as account_link
+from ..runtime.words import plural
+from ..sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
+from ..terminal.usage import UsageError
+from . import teacher as teacher_cli
 
 if TYPE_CHECKING:  # each command imports what it needs, when it runs: `check` must start fast
     from tqdm import tqdm
 
-    from .mine.assemble import Assembler, Assembly
-    from .runtime import Result
+    from ..mine.assemble import Assembler, Assembly
+    from ..runtime import Result
 
 USAGE_ERROR = 2
 MAX_SOURCE_BYTES = 1_000_000  # a lesson's file is a few kilobytes
@@ -68,10 +69,10 @@ def _course(value: str | None, fresh: bool = False) -> Course:
         if not (path / "course.yaml").is_file():
             raise UsageError(f"{value}: not a course folder (it has no course.yaml)")
     if fresh:
-        from .course import load_course
+        from ..course import load_course
 
         return load_course(path)
-    from .course import load_course_cached
+    from ..course import load_course_cached
 
     return load_course_cached(path)
 
@@ -103,7 +104,7 @@ def _planned_title(course: Course, number: str) -> str:
 
 
 def cmd_lessons(args: argparse.Namespace) -> int:
-    from .terminal.lessons_view import list_lessons
+    from ..terminal.lessons_view import list_lessons
 
     list_lessons(_course(args.course))
     return 0
@@ -147,7 +148,7 @@ def cmd_start(args: argparse.Namespace) -> int:
     if draft is not None and draft["draft"] not in starters.values() and _take_draft(args, draft):
         text, origin = draft["draft"], "your latest draft"
         if args.level and lesson.exercise.own_starter:
-            from .course.levels import switch_blocks
+            from ..course.levels import switch_blocks
 
             # Its TODO comments still as a starter had them, at the level asked for.
             text = switch_blocks(text, lesson.exercise.level_pairs(), level)
@@ -159,7 +160,7 @@ def cmd_start(args: argparse.Namespace) -> int:
     if wrote_data:  # the names the lesson's code reads, as the browser mounts them
         import shutil
 
-        from .dataset import names_file
+        from ..course.dataset import names_file
 
         shutil.copyfile(names_file(), data)
     print(f"Wrote {target} ({origin})" + (f" and {data.name} (the names it reads)" if wrote_data
@@ -180,7 +181,7 @@ LEVEL_WORDS = {"guided": "guided", "own": "on my own"}
 def _start_level(args: argparse.Namespace, lesson: Lesson) -> str:
     """The level of the TODO comments to write: --level, else `linebyline config level`; guided
     for a lesson that has no on-my-own TODOs yet (said when it was asked for)."""
-    from .terminal import preferences
+    from ..terminal import preferences
 
     level = args.level or preferences.get("level")
     if level == "own" and not lesson.exercise.own_starter:
@@ -192,8 +193,8 @@ def _start_level(args: argparse.Namespace, lesson: Lesson) -> str:
 
 def _latest_draft(course: Course, lesson: Lesson) -> dict | None:
     """The newest draft of the lesson on this machine or (signed in) in the account."""
-    from .progress import merge as pm
-    from .terminal.learner import local_progress, sync_now
+    from ..progress import merge as pm
+    from ..terminal.learner import local_progress, sync_now
 
     local = local_progress(course)
     note = sync_now(course, local)
@@ -220,7 +221,7 @@ def _take_draft(args: argparse.Namespace, draft: dict) -> bool:
 
 
 def cmd_config(args: argparse.Namespace) -> int:
-    from .terminal import preferences
+    from ..terminal import preferences
 
     try:
         if args.name is None:
@@ -256,9 +257,9 @@ def cmd_login(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     print(f"Signed in to {login.url} as {login.username}. Your progress on this machine and "
           "your account's are kept merged, as in the browser.")
-    from .progress import account as link
-    from .progress import sync as progress_sync
-    from .terminal.learner import local_progress, published
+    from ..progress import account as link
+    from ..progress import sync as progress_sync
+    from ..terminal.learner import local_progress, published
 
     course = _course(args.course)
     local = local_progress(course)
@@ -315,7 +316,7 @@ def _read_source(path: Path) -> str:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from .sandbox import SandboxUnavailable, explain
+    from ..sandbox import SandboxUnavailable, explain
 
     if args.explain_sandbox:
         try:
@@ -338,19 +339,19 @@ def cmd_check(args: argparse.Namespace) -> int:
 # --- the program from a blank page: the course's last recall ----------------------------------
 
 def _is_blank_page(course: Course, target: str | None) -> bool:
-    from .mine.terminal import blank_page_target
+    from ..mine.terminal import blank_page_target
 
     return target in (blank_page_target(course), course.program_name)
 
 
 def _blank_page_file(course: Course) -> Path:
-    from .mine.terminal import blank_page_target
+    from ..mine.terminal import blank_page_target
 
     return Path(course.slug) / blank_page_target(course) / course.program_name
 
 
 def _start_blank_page(args: argparse.Namespace, course: Course) -> int:
-    from .mine.terminal import blank_page_target
+    from ..mine.terminal import blank_page_target
 
     target = Path(args.dir) / course.program_name if args.dir else _blank_page_file(course)
     if target.exists() and not args.force:
@@ -364,7 +365,7 @@ def _start_blank_page(args: argparse.Namespace, course: Course) -> int:
     if not data.exists():
         import shutil
 
-        from .dataset import names_file
+        from ..course.dataset import names_file
 
         shutil.copyfile(names_file(), data)
     name = blank_page_target(course)
@@ -380,7 +381,7 @@ def _start_blank_page(args: argparse.Namespace, course: Course) -> int:
 def _check_blank_page(args: argparse.Namespace, course: Course) -> int:
     from tqdm import tqdm
 
-    from .mine.terminal import MineError, judge_blank_page
+    from ..mine.terminal import MineError, judge_blank_page
 
     path = Path(args.file) if args.file else _blank_page_file(course)
     if not args.file and not path.exists() and Path(course.program_name).exists():
@@ -391,7 +392,7 @@ def _check_blank_page(args: argparse.Namespace, course: Course) -> int:
     print(f"Running the first 30 steps of {path} (Ctrl-C stops it)…", file=sys.stderr)
     with tqdm(total=30, unit="step", file=sys.stderr, leave=False) as bar:
         try:
-            from .dataset import names_file
+            from ..course.dataset import names_file
 
             judged = judge_blank_page(course, path, names_file(), lambda n: bar.update(n - bar.n))
         except MineError as error:
@@ -407,8 +408,8 @@ def _check_blank_page(args: argparse.Namespace, course: Course) -> int:
 def check_once(args: argparse.Namespace, course: Course, lesson: Lesson, path: Path,
                clear: bool = False) -> Result:
     """Check the file once: run the checks, record the run, print the result (`check`, `watch`)."""
-    from .sandbox import SandboxUnavailable, check_source
-    from .terminal.learner import local_progress, record_check, say_problems, send_later
+    from ..sandbox import SandboxUnavailable, check_source
+    from ..terminal.learner import local_progress, record_check, say_problems, send_later
 
     source = _read_source(path)
     try:
@@ -430,8 +431,8 @@ def check_once(args: argparse.Namespace, course: Course, lesson: Lesson, path: P
         if note:
             print(note, file=sys.stderr)
         return result
-    from .terminal.screen import Screen
-    from .terminal.verdict import print_result
+    from ..terminal.screen import Screen
+    from ..terminal.verdict import print_result
 
     screen = Screen()
     if clear:
@@ -445,7 +446,7 @@ def check_once(args: argparse.Namespace, course: Course, lesson: Lesson, path: P
 
 def _check_events(course: Course, lesson: Lesson, result: Result, source: str, local) -> None:
     """For the teacher's view, as the lesson page records a checked run."""
-    from .progress.events import record_event
+    from ..progress.events import record_event
 
     if local.lesson(lesson.number)["status"] == "not-started" and \
             result.status != "not-attempted":
@@ -456,7 +457,7 @@ def _check_events(course: Course, lesson: Lesson, result: Result, source: str, l
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    from .terminal.watching import watch
+    from ..terminal.watching import watch
 
     course = _course(args.course)
     lesson = _lesson(course, args.lesson)
@@ -476,14 +477,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not data.exists():  # the names the lesson's code reads, as the browser's Run has them
         import shutil
 
-        from .dataset import names_file
+        from ..course.dataset import names_file
 
         shutil.copyfile(names_file(), data)
         print(f"(Wrote {data}: the names your code reads.)", file=sys.stderr)
     # Your own code on your own machine, as `python` runs it, in its folder (like the browser's
     # Run); Ctrl-C stops it.
     # The course's own modules (courses/NAME/library) that starters import are importable too.
-    from .course.library import library_folder
+    from ..course.library import library_folder
 
     library = library_folder(course.path)
     env = dict(os.environ)
@@ -497,8 +498,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from .terminal.lesson_text import show
-    from .terminal.screen import Screen
+    from ..terminal.lesson_text import show
+    from ..terminal.screen import Screen
 
     course = _course(args.course)
     show(course, _lesson(course, args.lesson), Screen())
@@ -506,16 +507,16 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    from .terminal.lesson_text import hint
-    from .terminal.screen import Screen
+    from ..terminal.lesson_text import hint
+    from ..terminal.screen import Screen
 
     course = _course(args.course)
     return hint(args.course, course, _lesson(course, args.lesson), Screen(), args.all)
 
 
 def cmd_solution(args: argparse.Namespace) -> int:
-    from .terminal.lesson_text import solution
-    from .terminal.screen import Screen
+    from ..terminal.lesson_text import solution
+    from ..terminal.screen import Screen
 
     course = _course(args.course)
     done = solution(course, _lesson(course, args.lesson), Screen(), args.yes)
@@ -526,22 +527,22 @@ def cmd_solution(args: argparse.Namespace) -> int:
 
 
 def cmd_quiz(args: argparse.Namespace) -> int:
-    from .terminal.quiz import quiz
-    from .terminal.screen import Screen
+    from ..terminal.quiz import quiz
+    from ..terminal.screen import Screen
 
     course = _course(args.course)
     return quiz(args.course, course, _lesson(course, args.lesson), Screen())
 
 
 def cmd_progress(args: argparse.Namespace) -> int:
-    from .terminal.progress_view import progress_command
+    from ..terminal.progress_view import progress_command
 
     course = _course(args.course)
     return progress_command(args, course, UsageError)
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    from .lint import format_ranges, lint_course
+    from ..authoring.lint import format_ranges, lint_course
 
     course = _course(args.course_arg or args.course, fresh=True)
     for number in args.lesson or []:
@@ -589,7 +590,7 @@ class StepPrinter:
     def __call__(self, line: str) -> None:
         from tqdm import tqdm
 
-        from .mine.scripts import parse_step
+        from ..mine.scripts import parse_step
 
         step = parse_step(line)
         if step is None:
@@ -610,7 +611,7 @@ class StepPrinter:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from .mine.scripts import ScriptError, find_script, run_source
+    from ..mine.scripts import ScriptError, find_script, run_source
 
     course = _course(args.course)
     if args.progress and not args.mine:
@@ -633,10 +634,10 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def _train_mine(args: argparse.Namespace, course: Course) -> int:
-    from .dataset import check_dataset
-    from .mine.scripts import ScriptError
-    from .mine.terminal import ReferenceRun, describe, run_recorded, verdict
-    from .mine.training import SetupError, configure
+    from ..course.dataset import check_dataset
+    from ..mine.scripts import ScriptError
+    from ..mine.terminal import ReferenceRun, describe, run_recorded, verdict
+    from ..mine.training import SetupError, configure
 
     assembly = _assembly(args, course)
     print("\n".join(describe(assembly)[:1]) + " (`linebyline assemble` lists them.)")
@@ -687,7 +688,7 @@ _ASSEMBLERS: dict[Path, Assembler] = {}
 
 
 def _assembler(course: Course) -> Assembler:
-    from .mine.assemble import Assembler
+    from ..mine.assemble import Assembler
 
     if course.path not in _ASSEMBLERS:
         _ASSEMBLERS[course.path] = Assembler(course)
@@ -697,8 +698,8 @@ def _assembler(course: Course) -> Assembler:
 def _assembly(args: argparse.Namespace, course: Course) -> Assembly:
     """The script named by --script / SCRIPT, assembled from the code that passed its checks:
     in the --progress file, or else in this machine's progress."""
-    from .mine.assemble import read_lessons
-    from .mine.terminal import MineError, load_progress
+    from ..mine.assemble import read_lessons
+    from ..mine.terminal import MineError, load_progress
 
     assembler = _assembler(course)
     try:
@@ -713,7 +714,7 @@ def _assembly(args: argparse.Namespace, course: Course) -> Assembly:
         except MineError as error:
             raise UsageError(str(error)) from None
     else:
-        from .terminal.learner import local_progress, say_problems, sync_now
+        from ..terminal.learner import local_progress, say_problems, sync_now
 
         local = local_progress(course)
         note = sync_now(course, local)
@@ -724,8 +725,8 @@ def _assembly(args: argparse.Namespace, course: Course) -> Assembly:
     for problem in left_out:
         print(f"linebyline: left out of {args.progress or 'your progress'}: {problem}",
               file=sys.stderr)
-    from .mine.terminal import check_again
-    from .sandbox import SandboxUnavailable
+    from ..mine.terminal import check_again
+    from ..sandbox import SandboxUnavailable
 
     try:
         progress = check_again(course, progress, assembler.lessons_in(name), local)
@@ -735,7 +736,7 @@ def _assembly(args: argparse.Namespace, course: Course) -> Assembly:
 
 
 def cmd_assemble(args: argparse.Namespace) -> int:
-    from .mine.terminal import describe
+    from ..mine.terminal import describe
 
     course = _course(args.course)
     assembly = _assembly(args, course)

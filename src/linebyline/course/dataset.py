@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-BUNDLED_NAMES = Path(__file__).parent / "data" / "names.txt"
+BUNDLED_NAMES = Path(__file__).parents[1] / "data" / "names.txt"
 
 
 def names_file() -> Path:

@@ -10,12 +10,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..course import Course, Lesson, apply_edits
+from ..mine.scripts import NUM_STEPS, TRAINING_LOOP
+from ..runtime.words import plural
+from ..sandbox import check_source
 from . import lesson_standard
 from .computed import compute_lesson, compute_review, ship
-from .course import Course, Lesson, apply_edits
-from .mine.scripts import NUM_STEPS, TRAINING_LOOP
-from .runtime.words import plural
-from .sandbox import check_source
 
 
 @dataclass

@@ -7,7 +7,7 @@ import sys
 
 def main() -> int:
     try:
-        from .cli import main as run
+        from .main import main as run
     except KeyboardInterrupt:
         print("\nStopped.", file=sys.stderr)
         return 130

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-WEB = Path(__file__).parent / "web"
+WEB = Path(__file__).parents[1] / "web"
 BUILT = [WEB / "static" / "linebyline" / "dist" / "app.js", WEB / "static" / "pyodide"]
 DEFAULT_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
 EVERY_ADDRESS = {"0.0.0.0", "::", ""}
@@ -63,9 +63,9 @@ def prepare(verbose: bool = True) -> None:
     from django.conf import settings
     from django.core.management import call_command
 
-    from .course import CourseErrors
-    from .dataset import DatasetError, check_dataset
-    from .web.pages import current
+    from ..course import CourseErrors
+    from ..course.dataset import DatasetError, check_dataset
+    from ..web.pages import current
 
     try:
         check_dataset(settings.NAMES_FILE)
@@ -217,7 +217,7 @@ def _proxy() -> dict[str, object]:
 
 def check_production() -> None:
     """In production mode, refuse an insecure configuration, naming every problem at once."""
-    from .web import production
+    from ..web import production
 
     if production.enabled(os.environ):
         found = production.problems(os.environ)
@@ -235,7 +235,7 @@ def serve(host: str, port: int, production: bool = False) -> None:
     prepare()
     from waitress.server import create_server
 
-    from .web.wsgi import application
+    from ..web.wsgi import application
 
     # Listening before it says so: whoever waits for the line below can connect at once.
     server = create_server(
