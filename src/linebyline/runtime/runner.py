@@ -573,7 +573,7 @@ def _evaluate(source: str, checks_source: str, lesson: str, starter: str | Seque
     out = _CappedText()
     names: list[str] = []
     results: list[dict[str, str]] = []
-    first_traceback = ""
+    tracebacks: list[str] = []  # of the checks that raised, in order: the first is shown
     saved = sys.stdout, sys.stderr
     saved_stdin = sys.stdin
     # Nothing to read, wherever this runs: input() meets an end of file at once (and exit(),
@@ -610,12 +610,7 @@ def _evaluate(source: str, checks_source: str, lesson: str, starter: str | Seque
         try:
             exec(code, namespace)
         except SystemExit as error:
-            # exit() ends the learner's program, as it would in a terminal; then the checks run.
-            line = _learner_line(error.__traceback__, filename)
-            if isinstance(error.code, str):
-                out.write(error.code + "\n")
-            ended_early = (f"your file ended on line {line} with {_exit_words(error)}"
-                           if line is not None else f"your file ended with {_exit_words(error)}")
+            ended_early = _ended_by_exit(error, filename, out)
         except BaseException as error:  # noqa: BLE001 - every way their file ends is described
             message = _describe(error, filename, None, limits, out)
             trace = _traceback_text(error, filename)
@@ -632,40 +627,8 @@ def _evaluate(source: str, checks_source: str, lesson: str, starter: str | Seque
 
         code_view = LearnerCode(namespace, out.judged(), ended_early, program,
                                 too_long=_too_long(out))
-        for index, (name, function) in enumerate(checks):
-            progress("check", {"name": name})
-            take_current_call()
-            sys.stdout = sys.stderr = out
-            try:
-                returned = function(code_view)
-            except CheckFailed as failure:
-                take_current_call()
-                entry = {"name": name, "status": "fail", "message": _quoted_failure(failure),
-                         "fix": _fix_of(failure)}
-            except BaseException as error:  # noqa: BLE001
-                entry = {"name": name, "status": "error",
-                         "message": _describe(error, filename, take_current_call(), limits, out),
-                         "fix": ""}
-                if not first_traceback:
-                    first_traceback = _traceback_text(error, filename)
-                if _ends_the_run(error, limits):
-                    # The run is over: what is left cannot be trusted to finish either.
-                    results.append(entry)
-                    progress("checked", entry)
-                    results.extend({"name": later, "status": "error", "message": NOT_RUN,
-                                    "fix": ""} for later, _ in checks[index + 1:])
-                    break
-            else:
-                entry = {"name": name, "status": "pass", "fix": "",
-                         "message": str.__str__(returned) if isinstance(returned, str) else ""}
-            finally:
-                sys.stdout, sys.stderr = saved
-            results.append(entry)
-            progress("checked", entry)
-            if until_first_failure and entry["status"] != "pass":
-                results.extend({"name": later, "status": "error", "message": NOT_CHECKED,
-                                "fix": ""} for later, _ in checks[index + 1:])
-                break
+        _each_check(checks, code_view, out, saved, results, tracebacks, filename, limits,
+                    progress, until_first_failure)
     except (StopRun, KeyboardInterrupt, MemoryError) as error:
         # A stop that came between two pieces of the learner's code, while ours was running.
         sys.stdout, sys.stderr = saved
@@ -676,10 +639,63 @@ def _evaluate(source: str, checks_source: str, lesson: str, starter: str | Seque
     finally:
         sys.stdin = saved_stdin
         sys.setrecursionlimit(BASE_RECURSION_LIMIT)
+    return _report(lesson, _overall(results), results, out, tracebacks[0] if tracebacks else "")
+
+
+def _overall(results: list[dict[str, str]]) -> str:
     statuses = {entry["status"] for entry in results}
-    status = ("pass" if statuses == {"pass"} else
-              "error" if statuses <= {"error"} else "fail")
-    return _report(lesson, status, results, out, first_traceback)
+    return "pass" if statuses == {"pass"} else "error" if statuses <= {"error"} else "fail"
+
+
+def _ended_by_exit(error: SystemExit, filename: str, out: _CappedText) -> str:
+    """exit() ends the learner's program, as it would in a terminal; then the checks run."""
+    line = _learner_line(error.__traceback__, filename)
+    if isinstance(error.code, str):
+        out.write(error.code + "\n")
+    return (f"your file ended on line {line} with {_exit_words(error)}"
+            if line is not None else f"your file ended with {_exit_words(error)}")
+
+
+def _each_check(checks: list, code_view: LearnerCode, out: _CappedText, saved: tuple,
+                results: list[dict[str, str]], tracebacks: list[str], filename: str,
+                limits: Limits, progress: Callable[[str, Mapping[str, str]], None],
+                until_first_failure: bool) -> None:
+    """Run the checks in order on the learner's finished file, adding each one's entry to
+    ``results``, and the traceback of each that raised to ``tracebacks``, as it ends (so that a
+    stop in the middle keeps what was done)."""
+    for index, (name, function) in enumerate(checks):
+        progress("check", {"name": name})
+        take_current_call()
+        sys.stdout = sys.stderr = out
+        try:
+            returned = function(code_view)
+        except CheckFailed as failure:
+            take_current_call()
+            entry = {"name": name, "status": "fail", "message": _quoted_failure(failure),
+                     "fix": _fix_of(failure)}
+        except BaseException as error:  # noqa: BLE001
+            entry = {"name": name, "status": "error",
+                     "message": _describe(error, filename, take_current_call(), limits, out),
+                     "fix": ""}
+            tracebacks.append(_traceback_text(error, filename))
+            if _ends_the_run(error, limits):
+                # The run is over: what is left cannot be trusted to finish either.
+                results.append(entry)
+                progress("checked", entry)
+                results.extend({"name": later, "status": "error", "message": NOT_RUN,
+                                "fix": ""} for later, _ in checks[index + 1:])
+                break
+        else:
+            entry = {"name": name, "status": "pass", "fix": "",
+                     "message": str.__str__(returned) if isinstance(returned, str) else ""}
+        finally:
+            sys.stdout, sys.stderr = saved
+        results.append(entry)
+        progress("checked", entry)
+        if until_first_failure and entry["status"] != "pass":
+            results.extend({"name": later, "status": "error", "message": NOT_CHECKED,
+                            "fix": ""} for later, _ in checks[index + 1:])
+            break
 
 
 def _fix_of(failure: CheckFailed) -> str:

@@ -88,6 +88,20 @@ def _unprivileged_user() -> tuple[int, int] | None:
         return containment.NOBODY
 
 
+def _host_folder(user: tuple[int, int] | None) -> str:
+    """The working folder of a run without namespaces: a temporary folder of the host's."""
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="linebyline-check-")
+    # Lessons read the names as input.txt from the working folder, as in the browser.
+    shutil.copyfile(_names(), Path(folder) / "input.txt")
+    if user is not None:
+        os.chown(folder, *user)
+        os.chown(Path(folder) / "input.txt", *user)
+    return folder
+
+
 class _Run:
     """One contained run: starts it, feeds it the job, reads its pipes, knows how it ended."""
 
@@ -127,7 +141,7 @@ class _Run:
         pipes = dict(stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                      start_new_session=True)
         if self.way == "limits":
-            self.folder = self._host_folder(job["user"])
+            self.folder = _host_folder(job["user"])
             env.update(HOME=self.folder, TMPDIR=self.folder)
             return subprocess.Popen(containment.keeper_command("limits", channel, "", worker),
                                     pass_fds=(channel,), cwd=self.folder, env=env, **pipes)
@@ -146,20 +160,6 @@ class _Run:
                                         cwd="/", env=env, **pipes)
         finally:
             os.close(info_end)
-
-    @staticmethod
-    def _host_folder(user: tuple[int, int] | None) -> str:
-        """The working folder of a run without namespaces: a temporary folder of the host's."""
-        import shutil
-        import tempfile
-
-        folder = tempfile.mkdtemp(prefix="linebyline-check-")
-        # Lessons read the names as input.txt from the working folder, as in the browser.
-        shutil.copyfile(_names(), Path(folder) / "input.txt")
-        if user is not None:
-            os.chown(folder, *user)
-            os.chown(Path(folder) / "input.txt", *user)
-        return folder
 
     def _remove_folder(self) -> None:
         if self.folder is not None:
