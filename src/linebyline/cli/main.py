@@ -833,34 +833,7 @@ def _add_lesson_commands(commands) -> None:
         "(signed in: merged with your account first). Ends with the next command to run.")
     lessons.set_defaults(run=cmd_lessons)
 
-    start = commands.add_parser(
-        "start", help="write a lesson's starter, and the input.txt it reads, into its folder",
-        description="Write the lesson's starter file, with the input.txt (the names) it reads, "
-        "into a folder of its own (microgpt/2.3-loss-as-surprise/ here, or DIR), to edit in your "
-        "own editor: `python loss.py` runs there as it is, and lessons never collide. An "
-        "existing file is never overwritten unless you say --force. When you have a draft of the "
-        "lesson (checked here, or signed in: from the browser) it is offered instead. Its TODO "
-        "comments are guided (how to write each line) or, with --level own or `linebyline config "
-        "level own`, on my own (only what the lines must achieve, and which check proves it); the "
-        "code, the checks and their messages are the same. `start microgpt` writes an empty "
-        "microgpt.py (into microgpt/microgpt/, or DIR) for the last recall: the whole program "
-        "from memory, checked with `check microgpt`.")
-    start.add_argument("lesson", help="lesson number, e.g. 2.3, or microgpt: the whole program "
-                       "from a blank page")
-    start.add_argument("dir", nargs="?",
-                       help="the lesson's folder (default: COURSE/NUMBER-NAME, under this one)")
-    start.add_argument("--force", action="store_true", help="replace an existing file")
-    which = start.add_mutually_exclusive_group()
-    which.add_argument("--draft", action="store_true",
-                       help="write your latest draft without asking")
-    which.add_argument("--starter", action="store_true",
-                       help="write the starter even if you have a draft")
-    start.add_argument("--level", choices=("guided", "own"),
-                       help="the TODO comments: guided (how to write each line) or own (on my "
-                       "own: only what the lines must achieve, and which check proves it); "
-                       "default: `linebyline config level`, else guided. With a draft, rewrites "
-                       "the TODO comments it still has as a starter had them")
-    start.set_defaults(run=cmd_start)
+    _add_start_command(commands)
 
     config = commands.add_parser(
         "config", help="show or change the terminal's settings (the TODO level of `start`)",
@@ -906,6 +879,38 @@ def _add_lesson_commands(commands) -> None:
     solution.add_argument("lesson", help="lesson number, e.g. 2.3")
     solution.add_argument("--yes", action="store_true", help="do not ask first")
     solution.set_defaults(run=cmd_solution)
+
+
+def _add_start_command(commands) -> None:
+    """`start`: a lesson's starter, or the blank page of the last recall."""
+    start = commands.add_parser(
+        "start", help="write a lesson's starter, and the input.txt it reads, into its folder",
+        description="Write the lesson's starter file, with the input.txt (the names) it reads, "
+        "into a folder of its own (microgpt/2.3-loss-as-surprise/ here, or DIR), to edit in your "
+        "own editor: `python loss.py` runs there as it is, and lessons never collide. An "
+        "existing file is never overwritten unless you say --force. When you have a draft of the "
+        "lesson (checked here, or signed in: from the browser) it is offered instead. Its TODO "
+        "comments are guided (how to write each line) or, with --level own or `linebyline config "
+        "level own`, on my own (only what the lines must achieve, and which check proves it); the "
+        "code, the checks and their messages are the same. `start microgpt` writes an empty "
+        "microgpt.py (into microgpt/microgpt/, or DIR) for the last recall: the whole program "
+        "from memory, checked with `check microgpt`.")
+    start.add_argument("lesson", help="lesson number, e.g. 2.3, or microgpt: the whole program "
+                       "from a blank page")
+    start.add_argument("dir", nargs="?",
+                       help="the lesson's folder (default: COURSE/NUMBER-NAME, under this one)")
+    start.add_argument("--force", action="store_true", help="replace an existing file")
+    which = start.add_mutually_exclusive_group()
+    which.add_argument("--draft", action="store_true",
+                       help="write your latest draft without asking")
+    which.add_argument("--starter", action="store_true",
+                       help="write the starter even if you have a draft")
+    start.add_argument("--level", choices=("guided", "own"),
+                       help="the TODO comments: guided (how to write each line) or own (on my "
+                       "own: only what the lines must achieve, and which check proves it); "
+                       "default: `linebyline config level`, else guided. With a draft, rewrites "
+                       "the TODO comments it still has as a starter had them")
+    start.set_defaults(run=cmd_start)
 
 
 def _add_checking_commands(commands) -> None:
