@@ -75,58 +75,11 @@ def _compiled(folder: str) -> dict[str, Any]:
     return compiled
 
 
-def _seal(exec=exec, compile=compile, dict=dict, list=list,
-          setattr=setattr, getattr=getattr, hasattr=hasattr, ImportError=ImportError,
-          len=len, next=next, iter=iter, PACKAGE=PACKAGE, CHECKS_KEPT=CHECKS_KEPT,
-          SHARED=SHARED, real_import=builtins.__import__, modules=sys.modules,
-          Module=types.ModuleType, join=os.path.join,
-          folder=_FOLDER, base_builtins=_BUILTINS, this=sys.modules[__name__]):
-    # Everything the closures below use is a default argument above or a local variable here:
-    # taken now, at import.
-    real_builtins = builtins.__dict__
-    compiled = _compiled(folder)
-    copies: dict[str, Any] = {}
-    kept: dict[str, Any] = {}  # name: (the real module, its namespace when kept)
-
-    def keep(name: str) -> None:
-        """Remember module `name` as it is now, for restore()."""
-        if name not in kept:
-            kept[name] = (modules[name], dict(modules[name].__dict__))
-
-    def copy_of(name: str) -> Any:
-        if name in SHARED:
-            return modules[name]
-        if name not in copies:
-            real_import(name)
-            real = modules[name]
-            duplicate = Module(name, getattr(real, "__doc__", None))
-            duplicate.__dict__.update(real.__dict__)
-            copies[name] = duplicate
-            keep(name)
-        return copies[name]
-
-    def restore() -> None:
-        """Put back the builtins and the kept modules' attributes that a run replaced or deleted.
-
-        Attributes a run added to a module stay (Python adds some itself, a submodule say).
-        """
-        for key in list(real_builtins):
-            if key not in base_builtins:
-                del real_builtins[key]
-        for key, value in base_builtins.items():
-            if real_builtins.get(key, restore) is not value:
-                real_builtins[key] = value
-        for name, (module, namespace) in kept.items():
-            if modules.get(name) is not module:
-                modules[name] = module
-            current = module.__dict__
-            for key, value in namespace.items():
-                if current.get(key, restore) is not value:
-                    current[key] = value
-
-    for name in EARLY:
-        copy_of(name)
-
+def _instances(compiled: dict[str, Any], copy_of: Callable[[str], Any],
+               base_builtins: dict[str, Any], this: Any, folder: str, exec=exec, dict=dict,
+               setattr=setattr, hasattr=hasattr, ImportError=ImportError, PACKAGE=PACKAGE,
+               Module=types.ModuleType, join=os.path.join) -> Callable[[], Any]:
+    """instance(), made at import (as _seal's closures are, everything it uses is an argument)."""
     def instance() -> Any:
         """A new private instance of this package: its `__init__` module, fully loaded."""
         private: dict[str, Any] = {}
@@ -177,6 +130,12 @@ def _seal(exec=exec, compile=compile, dict=dict, list=list,
         own_builtins["__import__"] = private_import
         return load("")
 
+    return instance
+
+
+def _evaluators(instance: Callable[[], Any], compile=compile, len=len, next=next, iter=iter,
+                CHECKS_KEPT=CHECKS_KEPT) -> tuple[Callable[..., Any], ...]:
+    """evaluate(), evaluate_json() and the runner's to_json, made at import."""
     checks_code: dict[tuple[str, str], Any] = {}  # (checks source, file name): code object
 
     def compiled_checks(checks_source: str, filename: str) -> Any:
@@ -203,6 +162,61 @@ def _seal(exec=exec, compile=compile, dict=dict, list=list,
         runner = instance().runner
         return runner.to_json(runner.evaluate(source, checks_source, checks_code=code, **options))
 
+    return evaluate, evaluate_json, encoder
+
+
+def _seal(dict=dict, list=list, getattr=getattr, SHARED=SHARED,
+          real_import=builtins.__import__, modules=sys.modules, Module=types.ModuleType,
+          folder=_FOLDER, base_builtins=_BUILTINS, this=sys.modules[__name__],
+          instances=_instances, evaluators=_evaluators):
+    # Everything the closures below use is a default argument above or a local variable here:
+    # taken now, at import.
+    real_builtins = builtins.__dict__
+    compiled = _compiled(folder)
+    copies: dict[str, Any] = {}
+    kept: dict[str, Any] = {}  # name: (the real module, its namespace when kept)
+
+    def keep(name: str) -> None:
+        """Remember module `name` as it is now, for restore()."""
+        if name not in kept:
+            kept[name] = (modules[name], dict(modules[name].__dict__))
+
+    def copy_of(name: str) -> Any:
+        if name in SHARED:
+            return modules[name]
+        if name not in copies:
+            real_import(name)
+            real = modules[name]
+            duplicate = Module(name, getattr(real, "__doc__", None))
+            duplicate.__dict__.update(real.__dict__)
+            copies[name] = duplicate
+            keep(name)
+        return copies[name]
+
+    def restore() -> None:
+        """Put back the builtins and the kept modules' attributes that a run replaced or deleted.
+
+        Attributes a run added to a module stay (Python adds some itself, a submodule say).
+        """
+        for key in list(real_builtins):
+            if key not in base_builtins:
+                del real_builtins[key]
+        for key, value in base_builtins.items():
+            if real_builtins.get(key, restore) is not value:
+                real_builtins[key] = value
+        for name, (module, namespace) in kept.items():
+            if modules.get(name) is not module:
+                modules[name] = module
+            current = module.__dict__
+            for key, value in namespace.items():
+                if current.get(key, restore) is not value:
+                    current[key] = value
+
+    for name in EARLY:
+        copy_of(name)
+
+    instance = instances(compiled, copy_of, base_builtins, this, folder)
+    evaluate, evaluate_json, encoder = evaluators(instance)
     return instance, evaluate, evaluate_json, encoder, keep, restore
 
 
@@ -213,4 +227,4 @@ to_json: Callable[[Any], str]
 keep: Callable[[str], None]
 restore: Callable[[], None]
 instance, evaluate, evaluate_json, to_json, keep, restore = _seal()
-del _seal, _BUILTINS
+del _seal, _instances, _evaluators, _BUILTINS
