@@ -111,3 +111,30 @@ def test_a_signed_in_page_does_not_read_the_session(client, django_assert_num_qu
     signed_in.get(LESSON)  # rendered once for this course version
     with django_assert_num_queries(0):
         assert signed_in.get(LESSON).status_code == 200
+
+
+def test_a_course_page_is_answered_before_the_session_and_the_account_are_read(client):
+    response = client.get(LESSON)
+    request = response.wsgi_request
+    assert not hasattr(request, "session") and not hasattr(request, "user")
+    assert response["X-Frame-Options"] == "DENY"
+    assert int(response["Content-Length"]) == len(response.content)
+    assert response["Content-Security-Policy"].startswith("default-src 'self'")
+    # Everything else goes down the whole chain: a page that is not shared, an unknown lesson
+    # (its 404 page as always), and anything but GET.
+    for url, status in (("/accounts/login/", 200), ("/lessons/99.9-nothing/", 404)):
+        other = client.get(url)
+        assert other.status_code == status and hasattr(other.wsgi_request, "session"), url
+    posted = client.post(LESSON)
+    assert posted.status_code in (403, 405) and hasattr(posted.wsgi_request, "session")
+
+
+def test_a_cookie_the_browser_has_is_kept_and_a_signed_in_learner_gets_the_same_bytes(client):
+    first = client.get(LESSON)
+    token = first.cookies["csrftoken"].value
+    again = client.get(LESSON)
+    assert "csrftoken" not in again.cookies and client.cookies["csrftoken"].value == token
+    User.objects.create_user("ada", password="a long enough password 1")
+    signed_in = Client()
+    assert signed_in.login(username="ada", password="a long enough password 1")
+    assert signed_in.get(LESSON).content == first.content

@@ -124,6 +124,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "linebyline.web.headers.SecurityHeaders",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "linebyline.web.shared_first.SharedPagesFirst",  # the course's pages, as fast as a file
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
