@@ -348,68 +348,8 @@ class Plan:
         return self._places[script.name]
 
     def locate(self, c: int, d: int, script: Script) -> list[Place]:
-        """Where solution lines [c, d) are in the script: their code lines in order, together or
-        with a few script lines between (a line the lesson leaves out, like `__slots__`).
-
-        Where they occur more than once, the place whose neighbouring code lines match the
-        solution's best wins; places that match equally well all get the block (the learner's
-        line is the script's line in each)."""
-        read = self.solution_read
-        block = [i for i in range(c, d) if read[i].kind == "code"]
-        if not block:
-            return []
-        keys = [read[i].key for i in block]
-        solution_code = [i for i, line in enumerate(read) if line.kind == "code"]
-        first = solution_code.index(block[0])
-        before = [read[i].key for i in solution_code[max(0, first - CONTEXT):first]][::-1]
-        after = [read[i].key for i in solution_code[first + len(keys):first + len(keys) + CONTEXT]]
-        found = []
-        for p, key in enumerate(script.keys):
-            if key != keys[0]:
-                continue
-            matched = [p]
-            for wanted in keys[1:]:
-                window = script.keys[matched[-1] + 1:matched[-1] + 2 + MAX_GAP]
-                if wanted not in window:
-                    break
-                matched.append(matched[-1] + 1 + window.index(wanted))
-            if len(matched) < len(keys):
-                continue
-            score = sum(1 for k, key in enumerate(before) if matched[0] - 1 - k >= 0
-                        and script.keys[matched[0] - 1 - k] == key)
-            score += sum(1 for k, key in enumerate(after) if matched[-1] + 1 + k < len(script.keys)
-                         and script.keys[matched[-1] + 1 + k] == key)
-            together = matched[-1] - matched[0] == len(keys) - 1
-            found.append(((together, score), matched))
-        if not found:
-            return []
-        best = max(rank for rank, _ in found)
-        places = [self._place(c, block, script, matched) for rank, matched in found if rank == best]
-        return [place for place in places if place]
-
-    def _place(self, c: int, block: list[int], script: Script, matched: list[int]) -> Place | None:
-        """The pieces of a located block: runs of its code lines that are together in the script."""
-        pieces = []
-        lo = 0
-        for k in range(1, len(matched) + 1):
-            if k < len(matched) and matched[k] == matched[k - 1] + 1:
-                continue
-            lines = [script.code[m] for m in matched[lo:k]]
-            deltas = {_indent(script.lines[s]) - _indent(self.solution[i])
-                      for s, i in zip(lines, block[lo:k])}
-            if len(deltas) != 1:
-                return None
-            pieces.append(Piece(lines[0], lines[-1] + 1, deltas.pop(), lo, k - 1))
-            lo = k
-        # A comment line the solution has just above its code, the script has too: include it.
-        read = self.solution_read
-        leading = {read[i].key for i in range(c, block[0]) if read[i].kind == "comment"}
-        start = pieces[0].start
-        while start > 0 and script.read[start - 1].kind == "comment" \
-                and script.read[start - 1].key in leading:
-            start -= 1
-        pieces[0] = replace(pieces[0], start=start)
-        return tuple(pieces)
+        """Where solution lines [c, d) are in the script (locate_block)."""
+        return locate_block(self.solution_read, self.solution, c, d, script)
 
     # --- the learner's side ---------------------------------------------------------------
 
@@ -539,6 +479,72 @@ class Plan:
             return None
         nearest = min(near, key=distance)
         return [min(a, nearest[0]), max(b, nearest[1]), set()]
+
+
+def locate_block(read: list[Line], solution: list[str], c: int, d: int,
+                 script: Script) -> list[Place]:
+    """Where solution lines [c, d) are in the script: their code lines in order, together or
+    with a few script lines between (a line the lesson leaves out, like `__slots__`).
+
+    Where they occur more than once, the place whose neighbouring code lines match the
+    solution's best wins; places that match equally well all get the block (the learner's
+    line is the script's line in each)."""
+    block = [i for i in range(c, d) if read[i].kind == "code"]
+    if not block:
+        return []
+    keys = [read[i].key for i in block]
+    solution_code = [i for i, line in enumerate(read) if line.kind == "code"]
+    first = solution_code.index(block[0])
+    before = [read[i].key for i in solution_code[max(0, first - CONTEXT):first]][::-1]
+    after = [read[i].key for i in solution_code[first + len(keys):first + len(keys) + CONTEXT]]
+    found = []
+    for p, key in enumerate(script.keys):
+        if key != keys[0]:
+            continue
+        matched = [p]
+        for wanted in keys[1:]:
+            window = script.keys[matched[-1] + 1:matched[-1] + 2 + MAX_GAP]
+            if wanted not in window:
+                break
+            matched.append(matched[-1] + 1 + window.index(wanted))
+        if len(matched) < len(keys):
+            continue
+        score = sum(1 for k, key in enumerate(before) if matched[0] - 1 - k >= 0
+                    and script.keys[matched[0] - 1 - k] == key)
+        score += sum(1 for k, key in enumerate(after) if matched[-1] + 1 + k < len(script.keys)
+                     and script.keys[matched[-1] + 1 + k] == key)
+        together = matched[-1] - matched[0] == len(keys) - 1
+        found.append(((together, score), matched))
+    if not found:
+        return []
+    best = max(rank for rank, _ in found)
+    places = [_pieces(read, solution, c, block, script, matched) for rank, matched in found if rank == best]
+    return [place for place in places if place]
+
+
+def _pieces(read: list[Line], solution: list[str], c: int, block: list[int], script: Script,
+            matched: list[int]) -> Place | None:
+    """The pieces of a located block: runs of its code lines that are together in the script."""
+    pieces = []
+    lo = 0
+    for k in range(1, len(matched) + 1):
+        if k < len(matched) and matched[k] == matched[k - 1] + 1:
+            continue
+        lines = [script.code[m] for m in matched[lo:k]]
+        deltas = {_indent(script.lines[s]) - _indent(solution[i])
+                  for s, i in zip(lines, block[lo:k])}
+        if len(deltas) != 1:
+            return None
+        pieces.append(Piece(lines[0], lines[-1] + 1, deltas.pop(), lo, k - 1))
+        lo = k
+    # A comment line the solution has just above its code, the script has too: include it.
+    leading = {read[i].key for i in range(c, block[0]) if read[i].kind == "comment"}
+    start = pieces[0].start
+    while start > 0 and script.read[start - 1].kind == "comment" \
+            and script.read[start - 1].key in leading:
+        start -= 1
+    pieces[0] = replace(pieces[0], start=start)
+    return tuple(pieces)
 
 
 def _code(lines: list[Line]) -> list[str]:

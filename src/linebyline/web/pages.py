@@ -61,7 +61,7 @@ class CourseView:
         if module.review is None:
             return []
         keeper = module.lessons[-1].number
-        return self._questions(module.review.quiz, f"review{module.number}",
+        return questions_data(self, module.review.quiz, f"review{module.number}",
                                self.computed_review(module),
                                {"lesson": keeper, "touch": False}, module)
 
@@ -116,37 +116,11 @@ class CourseView:
         return self.link_lessons(inline_markdown(fill_facts(text, self.facts(owner)[1])))
 
     def link_lessons(self, html: str) -> str:
-        """"lesson 8.1" as a link to it, or marked "coming soon" while it is only planned.
-
-        Text inside code, links and preformatted blocks is left alone.
-        """
-        published = {lesson.number: lesson for lesson in self.lessons}
+        """"lesson 8.1" as a link to it, or marked "coming soon" while it is only planned."""
         planned = {f"{m.number}.{i}" for m in self.course.modules
                    for i in range(1, len(m.planned) + 1)}
-
-        def one(number: str) -> str:
-            if number in published:
-                return f'<a href="{lesson_url(published[number])}">{number}</a>'
-            if number in planned:
-                return f'{number} <span class="soon">(coming soon)</span>'
-            return number
-
-        def refer(match: re.Match[str]) -> str:
-            rest = re.sub(r"\d+\.\d+", lambda m: one(m.group(0)), match.group(3))
-            return f"{match.group(1)} {one(match.group(2))}{rest}"
-
-        parts, quiet = [], 0
-        for part in TAG.split(html):
-            if part.startswith("<"):
-                name = part[1:].split(None, 1)[0].rstrip(">").lower() if len(part) > 2 else ""
-                if name in ("code", "a", "pre"):
-                    quiet += 1
-                elif name in ("/code", "/a", "/pre"):
-                    quiet = max(0, quiet - 1)
-                parts.append(part)
-            else:
-                parts.append(part if quiet else LESSON_REFERENCE.sub(refer, part))
-        return "".join(parts)
+        return link_lesson_references(html, {lesson.number: lesson for lesson in self.lessons},
+                                      planned)
 
     @cached_property
     def lessons(self) -> list[Lesson]:
@@ -226,56 +200,11 @@ class CourseView:
         return rows
 
     def exercise_data(self, lesson: Lesson) -> dict[str, Any]:
-        """The Build part's data for the browser; the solution stays out of the page (the
-        checks' file carries it: "Stuck?" shows it from there when asked)."""
-        exercise = lesson.exercise
-        return {
-            "lesson": lesson.number,
-            "course": self.course.slug,
-            "filename": exercise.filename,
-            "starter": exercise.starter,
-            # The checks are Python for the worker, fetched when Python needs them: the page
-            # itself stays light (they are the largest part of a lesson's data).
-            "checksUrl": reverse("checks", args=[f"{lesson.number}-{lesson.slug}"]) + f"?v={self.version}",
-            "checkNames": list(exercise.check_names),
-            "hints": [self.html(hint, lesson) for hint in exercise.hints],
-            # Captions are Markdown like hints (`code` in them), rendered here with HTML escaped.
-            "codealong": [{"title": c.title, "caption": self.html(c.caption, lesson), "find": c.find,
-                           "type": c.type} for c in exercise.codealong],
-            # The Parsons rung of "Stuck?" shuffles the code-along's lines with one wrong line.
-            "distractor": distractor(exercise),
-            "runtimeUrl": reverse("runtime") + f"?v={runtime_version()}",
-            # The on-my-own level of the TODO comments (course/levels.py), when the lesson has
-            # it: its starter, and each TODO block at both levels for the Build's switch.
-            "own": {"starter": exercise.own_starter,
-                    "blocks": [list(pair) for pair in exercise.level_pairs()]}
-            if exercise.own_starter else None,
-        }
+        return exercise_data(self, lesson)
 
     def quiz_data(self, lesson: Lesson) -> list[dict[str, Any]]:
-        return self._questions(lesson.quiz, lesson.number, self.computed(lesson),
+        return questions_data(self, lesson.quiz, lesson.number, self.computed(lesson),
                                {"lesson": lesson.number}, lesson)
-
-    def _questions(self, quiz: tuple, prefix: str, computed: Computed,
-                   extra: dict[str, Any], lesson: Lesson | Module | None = None
-                   ) -> list[dict[str, Any]]:
-        questions = []
-        for index, question in enumerate(quiz):
-            item: dict[str, Any] = {"id": f"{prefix}-q{index + 1}", "kind": question.kind,
-                                    "explain": self.html(question.explain, lesson), **extra}
-            if question.kind == "choice":
-                item["choices"] = [{"correct": c.correct, "explain": self.html(c.explain, lesson)}
-                                   for c in question.choices]
-            else:
-                item["answer"] = computed.answers.get(index)
-                item["tolerance"] = question.tolerance
-                # Expected wrong numbers, each with what it says about the slip behind it.
-                item["wrong"] = [{"answer": value, "explain": self.html(wrong.explain, lesson)}
-                                 for value, wrong in zip(computed.wrong.get(index, []),
-                                                         question.wrong)]
-                item["worked"] = self.html(question.worked or question.explain, lesson)
-            questions.append(item)
-        return questions
 
     def quiz_view(self, quiz: tuple, data: list[dict[str, Any]],
                   lesson: Lesson | Module | None = None) -> list[dict[str, Any]]:
@@ -284,6 +213,87 @@ class CourseView:
                  "prompt": self.inline(question.prompt, lesson),
                  "choices": [self.inline(choice.text, lesson) for choice in question.choices]}
                 for question, item in zip(quiz, data)]
+
+
+def link_lesson_references(html: str, published: dict[str, Lesson], planned: set[str]) -> str:
+    """"lesson 8.1" in `html` as a link to it, or marked "coming soon" while it is only planned.
+
+    Text inside code, links and preformatted blocks is left alone.
+    """
+    def one(number: str) -> str:
+        if number in published:
+            return f'<a href="{lesson_url(published[number])}">{number}</a>'
+        if number in planned:
+            return f'{number} <span class="soon">(coming soon)</span>'
+        return number
+
+    def refer(match: re.Match[str]) -> str:
+        rest = re.sub(r"\d+\.\d+", lambda m: one(m.group(0)), match.group(3))
+        return f"{match.group(1)} {one(match.group(2))}{rest}"
+
+    parts, quiet = [], 0
+    for part in TAG.split(html):
+        if part.startswith("<"):
+            name = part[1:].split(None, 1)[0].rstrip(">").lower() if len(part) > 2 else ""
+            if name in ("code", "a", "pre"):
+                quiet += 1
+            elif name in ("/code", "/a", "/pre"):
+                quiet = max(0, quiet - 1)
+            parts.append(part)
+        else:
+            parts.append(part if quiet else LESSON_REFERENCE.sub(refer, part))
+    return "".join(parts)
+
+
+def questions_data(view: CourseView, quiz: tuple, prefix: str, computed: Computed,
+                   extra: dict[str, Any], owner: Lesson | Module | None = None
+                   ) -> list[dict[str, Any]]:
+    """A quiz's questions as the page's script takes them: ids, answers, every explanation."""
+    questions = []
+    for index, question in enumerate(quiz):
+        item: dict[str, Any] = {"id": f"{prefix}-q{index + 1}", "kind": question.kind,
+                                "explain": view.html(question.explain, owner), **extra}
+        if question.kind == "choice":
+            item["choices"] = [{"correct": c.correct, "explain": view.html(c.explain, owner)}
+                               for c in question.choices]
+        else:
+            item["answer"] = computed.answers.get(index)
+            item["tolerance"] = question.tolerance
+            # Expected wrong numbers, each with what it says about the slip behind it.
+            item["wrong"] = [{"answer": value, "explain": view.html(wrong.explain, owner)}
+                             for value, wrong in zip(computed.wrong.get(index, []),
+                                                     question.wrong)]
+            item["worked"] = view.html(question.worked or question.explain, owner)
+        questions.append(item)
+    return questions
+
+
+def exercise_data(view: CourseView, lesson: Lesson) -> dict[str, Any]:
+    """The Build part's data for the browser; the solution stays out of the page (the
+    checks' file carries it: "Stuck?" shows it from there when asked)."""
+    exercise = lesson.exercise
+    return {
+        "lesson": lesson.number,
+        "course": view.course.slug,
+        "filename": exercise.filename,
+        "starter": exercise.starter,
+        # The checks are Python for the worker, fetched when Python needs them: the page
+        # itself stays light (they are the largest part of a lesson's data).
+        "checksUrl": reverse("checks", args=[f"{lesson.number}-{lesson.slug}"]) + f"?v={view.version}",
+        "checkNames": list(exercise.check_names),
+        "hints": [view.html(hint, lesson) for hint in exercise.hints],
+        # Captions are Markdown like hints (`code` in them), rendered here with HTML escaped.
+        "codealong": [{"title": c.title, "caption": view.html(c.caption, lesson), "find": c.find,
+                       "type": c.type} for c in exercise.codealong],
+        # The Parsons rung of "Stuck?" shuffles the code-along's lines with one wrong line.
+        "distractor": distractor(exercise),
+        "runtimeUrl": reverse("runtime") + f"?v={runtime_version()}",
+        # The on-my-own level of the TODO comments (course/levels.py), when the lesson has
+        # it: its starter, and each TODO block at both levels for the Build's switch.
+        "own": {"starter": exercise.own_starter,
+                "blocks": [list(pair) for pair in exercise.level_pairs()]}
+        if exercise.own_starter else None,
+    }
 
 
 class _Cache:
