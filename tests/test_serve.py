@@ -141,18 +141,23 @@ def test_slow_clients_do_not_lock_everyone_out(everywhere):
         client.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         slow.append(client)
 
+    talked = threading.Event()
+
     def trickle() -> None:
-        while not stop.wait(1.0):
+        while True:
             for client in slow:
                 try:
                     client.sendall(b"X-Slow: 1\r\n")
                 except OSError:
                     pass
+            talked.set()
+            if stop.wait(1.0):
+                return
 
     trickler = threading.Thread(target=trickle, daemon=True)
     trickler.start()
     try:
-        time.sleep(1.5)  # the slow clients are all connected and talking
+        assert talked.wait(30)  # the slow clients are all connected and talking
         assert everywhere.get("/").status == 200
         still_open = sum(1 for client in slow if _open(client))
         assert still_open == len(slow)  # served while every slow client still held its connection
@@ -175,7 +180,9 @@ def test_a_rejected_request_is_one_line_in_the_log(everywhere):
     for _ in range(3):
         assert everywhere.get("/", host="bad.example").status == 400
     assert everywhere.get("/lessons/9.9-nothing/").status == 404
-    time.sleep(0.5)  # the log lines are read in another thread
+    deadline = time.monotonic() + 30  # the log lines are read in another thread: until all came
+    while time.monotonic() < deadline and "9.9-nothing" not in "".join(everywhere.logged):
+        time.sleep(0.05)
     log = "".join(everywhere.logged)
     assert "Traceback" not in log
     assert len([line for line in log.splitlines() if "bad.example" in line]) == 3

@@ -110,6 +110,13 @@ def eventually(check: Callable[[], T], what: str, timeout_s: float = 20) -> T:
     return answer
 
 
+def next_frames(page: Page) -> None:
+    """Wait until the page has drawn two more frames: what a resize or a script's drawing
+    changes (a chart redrawn by its ResizeObserver, say) is then on screen, however busy the
+    machine."""
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def wait_for_python(page: Page) -> None:
     page.wait_for_selector('[data-python-status][data-state="ready"]', timeout=PYTHON_READY_S * 1000)
 

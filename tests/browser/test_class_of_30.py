@@ -28,6 +28,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .classroom import Seat, make_sessions, sessions, sign_in_with, signed_in_context, unique
+from .conftest import next_frames
 from .test_accounts_browser import sign_up
 from .test_sync_browser import synced, type_draft
 
@@ -397,7 +398,7 @@ def screenshots(desk: Page, class_url: str, folder: Path, stuck: str) -> None:
             desk.emulate_media(color_scheme=scheme)
             for name, url in pages.items():
                 desk.goto(url if url.startswith("http") else class_url.split("/teach/")[0] + url)
-                desk.wait_for_timeout(300)  # the charts draw
+                next_frames(desk)  # the charts draw
                 tall = desk.evaluate("document.documentElement.scrollHeight")
                 for part, top in enumerate(range(0, tall, 2 * height)):  # pieces a person can read
                     clip = {"x": 0, "y": top, "width": width, "height": min(2 * height, tall - top)}

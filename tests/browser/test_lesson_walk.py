@@ -11,7 +11,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from linebyline.authoring.computed import compute_lesson
 
-from .conftest import wait_for_python
+from .conftest import next_frames, wait_for_python
 
 pytestmark = pytest.mark.browser
 LESSON = "/lessons/7.5-backward/"
@@ -44,7 +44,7 @@ def click_line(page: Page, text: str) -> None:
             scroller.evaluate("element => element.scrollTop = 0")
         else:
             scroller.evaluate("element => element.scrollTop += element.clientHeight / 3")
-        page.wait_for_timeout(100)
+        next_frames(page)  # the scrolled lines are drawn
     raise AssertionError(f"could not put the cursor on the line with {text!r}")
 
 

@@ -110,7 +110,8 @@ def test_two_devices_share_progress_offline_work_and_conflicting_drafts(
         assert axe_violations(laptop, "header.site") == [], scheme
     laptop.get_by_role("button", name="Restore this version").first.click()
     expect(laptop.locator(".cm-content")).to_contain_text("the laptop's version")
-    laptop.wait_for_timeout(2_600)  # the sync's batching wait
+    eventually(lambda: "the laptop's version" in json.dumps(account_progress(laptop)),
+               "the restored version reaches the account")
     synced(laptop)
     phone.goto(server.url + LESSON_75)
     synced(phone)
@@ -181,9 +182,8 @@ def test_a_shared_browser_keeps_each_accounts_progress_apart(server, page: Page,
     synced(page)
     expect(page.locator('[data-status-of="7.4"]')).to_have_text("Not started")
     import_progress(page, server, tmp_path, {"7.5": done()})
-    page.wait_for_timeout(2_600)  # the sync's batching wait
+    eventually(lambda: set(account_progress(page)) == {"7.5"}, "Bob's 7.5 reaches his account")
     synced(page)
-    assert set(account_progress(page)) == {"7.5"}
 
     # Bob's session ends without the sign-out button (cookies cleared). Ada signs in here: she
     # sees her own lesson, not Bob's, and Bob's is not sent to her account.
@@ -259,9 +259,9 @@ def test_a_lesson_the_course_does_not_have_stays_here_and_the_rest_syncs(server,
     assert set(account_progress(page)) == {"7.4"}
     assert "99.1" in stored(page)["lessons"]
     import_progress(page, server, tmp_path, {"7.5": done()})
-    page.wait_for_timeout(2_600)  # the sync's batching wait
+    eventually(lambda: set(account_progress(page)) == {"7.4", "7.5"},
+               "Ada's 7.5 joins her 7.4 in her account")
     synced(page)
-    assert set(account_progress(page)) == {"7.4", "7.5"}
 
     sign_out(page)
     sign_in(page, server, username)

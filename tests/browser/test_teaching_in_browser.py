@@ -15,7 +15,7 @@ import time
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import ROOT, axe_violations, wait_for_python
+from .conftest import ROOT, axe_violations, next_frames, wait_for_python
 from .test_lesson_walk import check_and_wait, replace_todo
 
 pytestmark = pytest.mark.browser
@@ -60,7 +60,7 @@ def passes_axe_and_fits_a_phone(page: Page) -> None:
         violations = axe_violations(page)
         assert violations == [], f"{page.url} {scheme}: {json.dumps(violations, indent=1)}"
     page.set_viewport_size({"width": 360, "height": 800})
-    page.wait_for_timeout(200)  # charts redraw at the new width on the next frames
+    next_frames(page)  # charts redraw at the new width on the next frames
     wide = page.evaluate("""() => [...document.querySelectorAll('body *')].filter(e =>
         e.scrollWidth > 361).slice(0, 12).map(e => e.tagName + '.' + e.className + ' '
         + e.scrollWidth + '/' + e.clientWidth + ' ' + getComputedStyle(e).overflowX)""")

@@ -3,8 +3,8 @@
 Every course page is the same for every learner and rendered once per course version
 (rendered.py): reading the session, the user, the messages and the rate limits for it only costs
 time. So this middleware, right after WhiteNoise, answers a GET of such a page itself, as its view
-would (the view runs; nothing else does), with the framework's own CSRF cookie handling,
-X-Frame-Options and Content-Length around it, as the full chain would give them. Anything else,
+would (the view runs; nothing else does), with the framework's own Host check, CSRF cookie
+handling, X-Frame-Options and Content-Length around it, as the full chain would give them. Anything else,
 or a page its view does not answer with 200 or 304 (a 404, a course with errors), goes down the
 full chain, which answers it as always. bench/load.py measures what this saves against a static file.
 """
@@ -33,6 +33,9 @@ class SharedPagesFirst:
         return response if response is not None else self.get_response(request)
 
     def _shared(self, request: HttpRequest) -> HttpResponse | None:
+        # As CommonMiddleware does first: a Host not in ALLOWED_HOSTS raises DisallowedHost,
+        # which Django answers with 400 (and one line in the log).
+        request.get_host()
         try:
             match = resolve(request.path_info)
         except Resolver404:
