@@ -46,6 +46,7 @@ test: build
 	$(BIN)/lint-imports
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir $(VENV)/site
 	cd frontend && npx tsc --noEmit
+	cd frontend && npx depcruise src --config .dependency-cruiser.cjs
 	$(BIN)/linebyline lint --strict --require-full-coverage
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal --durations=15
 	LINEBYLINE_DATABASE_URL=$(PG_URL) $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal tests/web

@@ -50,3 +50,43 @@ def test_a_change_against_the_contracts_is_refused(package, tmp_path, module, li
     assert result.returncode != 0, result.stdout
     refused = [text for text in result.stdout.splitlines() if text.endswith("BROKEN")]
     assert len(refused) == 1 and broken in refused[0], result.stdout
+
+
+# --- the browser code: no import cycles (dependency-cruiser, as `make test` runs it) -------------
+
+FRONTEND = ROOT / "frontend"
+
+
+def depcruise(src: Path) -> subprocess.CompletedProcess:
+    """dependency-cruiser from the frontend's own node_modules, on `src` (a copy of frontend/src
+    beside a copy of the configuration)."""
+    return subprocess.run([str(FRONTEND / "node_modules" / ".bin" / "depcruise"), "src", "--config",
+                           ".dependency-cruiser.cjs"], capture_output=True, text=True,
+                          cwd=src.parent, timeout=300)
+
+
+@pytest.fixture
+def browser_code(tmp_path: Path) -> Path:
+    src = tmp_path / "frontend" / "src"
+    shutil.copytree(FRONTEND / "src", src)
+    shutil.copy(FRONTEND / ".dependency-cruiser.cjs", src.parent)
+    (src.parent / "node_modules").symlink_to(FRONTEND / "node_modules")
+    return src
+
+
+def test_the_browser_code_has_no_import_cycle(browser_code):
+    result = depcruise(browser_code)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no dependency violations found" in result.stdout
+    assert int(result.stdout.split("(")[1].split()[0]) > 100  # every module was read
+
+
+def test_a_cycle_of_types_in_the_browser_code_is_refused(browser_code):
+    # exercise.ts takes a type from levels.ts; levels.ts taking one back from editor.ts, which
+    # takes one from exercise.ts, closes a cycle made of `import type` alone.
+    add_line(browser_code / "levels.ts", 'import type { Editor } from "./editor";')
+    add_line(browser_code / "editor.ts", 'import type { ExerciseData } from "./exercise";\n'
+             "export type Again = ExerciseData;")
+    result = depcruise(browser_code)
+    assert result.returncode != 0
+    assert "no-circular" in result.stdout and "src/editor.ts" in result.stdout
