@@ -42,6 +42,7 @@ export function setUpBlankPage(root: HTMLElement, data: BlankData, workerUrl: st
   let python: Trainer | null = null;
   let names: Promise<string> | null = null;
   let running = false;
+  let stopAsked = false; // Stop before Python has the program: it never starts
 
   const editor = createEditor(find("[data-blank-editor]"), {
     text: draftOf(data.name),
@@ -66,6 +67,7 @@ export function setUpBlankPage(root: HTMLElement, data: BlankData, workerUrl: st
     const source = editor.text();
     verdict.textContent = "";
     verdict.removeAttribute("data-passed");
+    stopAsked = false;
     busy(true);
     try {
       status.textContent = "Starting Python…";
@@ -80,6 +82,10 @@ export function setUpBlankPage(root: HTMLElement, data: BlankData, workerUrl: st
       });
       const dataset = await names.catch((error: Error) => { names = null; throw error; });
       await worker.whenReady();
+      if (stopAsked) {
+        status.textContent = "Stopped. Run it again when you are ready.";
+        return;
+      }
       status.textContent = `Running your ${data.name}…`;
       const judged: Judged | null = await worker.judge(
         { source, name: data.name, kept: data.kept, regions: data.regions, unlocks: data.unlocks, steps: data.steps, dataset },
@@ -100,7 +106,7 @@ export function setUpBlankPage(root: HTMLElement, data: BlankData, workerUrl: st
   }
 
   run.addEventListener("click", () => { if (!running) void judge(); });
-  stop.addEventListener("click", () => python?.stopJudging());
+  stop.addEventListener("click", () => { stopAsked = true; python?.stopJudging(); });
   busy(false);
   find<HTMLElement>("[data-blank-command]").textContent = data.command;
   root.hidden = false;

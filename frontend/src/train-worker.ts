@@ -36,6 +36,8 @@ const TRAIN_RECURSION_LIMIT = 1000;
 let secret = "";
 let python: Pyodide | null = null;
 let training: (Record<string, PyProxy> & { destroy(): void }) | null = null;
+interface BlankModule { judge_json(...args: unknown[]): string }
+let blank: BlankModule | null = null; // blank.py, the blank-page recall's judge
 let control: Int32Array | null = null;
 let batch: Batch = { steps: [], losses: [], marks: [], lines: [] };
 let lastPost = 0;
@@ -109,6 +111,8 @@ async function init(message: { pyodideUrl: string; control: Int32Array; interrup
   loaded.setStdin({ stdin: () => null });
   loaded.runPython(`import os, sys; sys.path.insert(0, "${HOME}/lib"); os.chdir("${HOME}"); sys.setrecursionlimit(${TRAIN_RECURSION_LIMIT})`);
   training = loaded.pyimport("linebyline_training");
+  // Imported now, not when a blank-page run starts: a Stop then never lands in an import.
+  blank = loaded.pyimport("linebyline_blank") as unknown as BlankModule;
   python = loaded;
   post({ type: "ready" });
 }
@@ -183,14 +187,9 @@ function judge(job: BlankJob): void {
   const py = python!;
   jobId = job.id;
   py.FS.writeFile(`${HOME}/input.txt`, job.dataset);
-  const blank = py.pyimport("linebyline_blank") as unknown as { judge_json(...args: unknown[]): string; destroy(): void };
   const onJudgeStep = (step: number): void => post({ type: "judging", id: job.id, step });
-  try {
-    const answer = blank.judge_json(job.source, job.name, job.kept, job.regions, job.unlocks, onJudgeStep, job.steps);
-    post({ type: "judged", id: job.id, answer });
-  } finally {
-    blank.destroy();
-  }
+  const answer = blank!.judge_json(job.source, job.name, job.kept, job.regions, job.unlocks, onJudgeStep, job.steps);
+  post({ type: "judged", id: job.id, answer });
 }
 
 scope.onmessage = async (event: MessageEvent) => {

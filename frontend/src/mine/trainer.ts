@@ -24,7 +24,7 @@ export class Trainer {
   private nextId = 1;
   private stopTimer: number | undefined;
   private assembling = new Map<number, { resolve(answer: string): void; reject(error: Error): void }>();
-  private judging: { id: number; onStep(step: number): void; resolve(judged: Judged | null): void; reject(error: Error): void } | null = null;
+  private judging: { id: number; stopped: boolean; onStep(step: number): void; resolve(judged: Judged | null): void; reject(error: Error): void } | null = null;
 
   constructor(private workerUrl: string, private pyodideUrl: string, private onState: (text: string, ready: boolean) => void) {}
 
@@ -77,10 +77,12 @@ export class Trainer {
         this.judging = null;
         window.clearTimeout(this.stopTimer);
         Atomics.store(this.interrupt, 0, 0);
-        if (message.type === "judged") judging.resolve(JSON.parse(String(message.answer)) as Judged);
+        if (message.type === "judged") judging.resolve(judging.stopped ? null : JSON.parse(String(message.answer)) as Judged);
         else {
           void this.start();
-          judging.reject(new Error(`Python crashed and was restarted (${String(message.error)}).`));
+          // Stop may reach Python anywhere (while it imports, say): it is still a stop.
+          if (judging.stopped) judging.resolve(null);
+          else judging.reject(new Error(`Python crashed and was restarted (${String(message.error)}).`));
         }
       }
       return;
@@ -126,7 +128,7 @@ export class Trainer {
     await this.ready;
     const id = this.nextId++;
     return new Promise<Judged | null>((resolve, reject) => {
-      this.judging = { id, onStep, resolve, reject };
+      this.judging = { id, stopped: false, onStep, resolve, reject };
       this.worker!.postMessage({ type: "judge", secret: this.secret, job: { ...job, id } });
     });
   }
@@ -145,8 +147,7 @@ export class Trainer {
       void this.start();
       judging.resolve(null);
     }, STOP_GRACE_MS);
-    const resolve = judging.resolve;
-    judging.resolve = () => resolve(null); // whatever the interrupted run says, it was stopped
+    judging.stopped = true; // whatever the interrupted run says, it was stopped
   }
 
   /** Assemble `script` here, as the server would (for when it cannot be reached): the answer's
