@@ -291,7 +291,7 @@ def own_level_problems(lesson: Lesson) -> list[str]:
 ANSWER_MIN_CHARS = 12
 
 
-def _code_keys(source: str) -> list[str]:
+def code_keys(source: str) -> list[str]:
     """Each code line with its comment and every space taken out: how lines are compared."""
     keys = []
     for line in source.splitlines():
@@ -310,8 +310,8 @@ def _comment_keys(source: str) -> str:
 
 def answers_to_write(lesson: Lesson) -> list[str]:
     """The lines (as keys) the Build asks for: in the solution, not in the starter."""
-    given = set(_code_keys(lesson.exercise.starter))
-    return [key for key in _code_keys(lesson.exercise.solution)
+    given = set(code_keys(lesson.exercise.starter))
+    return [key for key in code_keys(lesson.exercise.solution)
             if key not in given and len(key) > ANSWER_MIN_CHARS]
 
 
@@ -340,7 +340,7 @@ def answer_leaks(course: Course) -> list[tuple[str, str, str]]:
                 leaks.append((key, lesson.number, f"the starter of lesson {source}"))
             elif key in comments:
                 leaks.append((key, lesson.number, "its own starter's comments"))
-        shown.append((lesson.number, set(_code_keys(lesson.exercise.starter))))
+        shown.append((lesson.number, set(code_keys(lesson.exercise.starter))))
     return leaks
 
 

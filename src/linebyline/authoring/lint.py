@@ -6,21 +6,26 @@ findings. A problem is anything that would mislead a learner; a note is informat
 from __future__ import annotations
 
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..course import Course, Lesson, apply_edits
+from ..course import Course, Lesson, Recall, apply_edits
+from ..course.model import recall_number
 from ..mine.scripts import NUM_STEPS, TRAINING_LOOP
 from ..runtime.words import plural
 from ..sandbox import check_source
 from . import lesson_standard
 from .computed import compute_lesson, compute_review, ship
 
+# "lesson 7.5", "7.5 (backward())", "lessons 3.3 to 3.5": where a recall hint sends the learner.
+LESSON_MENTION = re.compile(r"\b\d{1,2}\.\d{1,2}\b")
+
 
 @dataclass
 class LessonReport:
-    lesson: Lesson
+    lesson: Lesson | Recall  # a lesson, or a module's recall exercise
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     # Where the lesson falls short of the lesson standard (lesson_standard.py): problems too
@@ -86,7 +91,7 @@ def lint_course(course: Course, require_full_coverage: bool = False,
     lessons = [lesson for lesson in course.lessons() if not only or lesson.number in only]
     notes = []
     for module in course.modules:
-        numbers = [lesson.number for lesson in module.lessons]
+        numbers = [lesson.number for lesson in module.lessons] + [recall_number(module.number)]
         if module.review is None or (only and not set(numbers) & set(only)):
             continue
         computed = compute_review(module)
@@ -97,8 +102,19 @@ def lint_course(course: Course, require_full_coverage: bool = False,
         notes.append(f"module {module.number} review: {plural(len(module.review.quiz), 'question')}"
                      + (f", predictions computed: {answers}" if answers else ""))
     # Each proof runs child processes, so threads keep every core busy; reports stay in order.
+    recalls = [recall for recall in course.recalls() if not only or recall.number in only]
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         reports = list(pool.map(lambda lesson: lint_lesson(course, lesson), lessons))
+        reports += pool.map(lambda recall: lint_recall(course, recall), recalls)
+    if not only:
+        missing = [module.number for module in course.modules
+                   if module.lessons and (module.review is None or module.review.recall is None)]
+        notes.append(f"recall exercises: {len(recalls)} of "
+                     f"{sum(1 for module in course.modules if module.lessons)} modules"
+                     + (f" (none yet for module {', '.join(map(str, missing))})" if missing else ""))
+        if missing:
+            standard.append(f"module {', '.join(map(str, missing))} has no recall exercise "
+                            "(`recall:` in its review): nothing asks for its code from memory")
     if not only:
         longest, total = lesson_standard.longest_share(course)
         notes.append(f"the right choice is the longest in {longest} of {total} choice questions")
@@ -158,61 +174,11 @@ def _shipped_note(course: Course) -> str:
 
 def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
     report = LessonReport(lesson)
-    exercise = lesson.exercise
-    where = lesson.path / "lesson.yaml"
-
-    solution = check_source(lesson, exercise.solution, untouched_is_not_attempted=False)
-    failing = [check for check in solution.checks if check.status != "pass"]
-    for check in failing:
-        report.problems.append(f"{lesson.path / 'solution.py'}: the solution does not pass "
-                               f"check {check.name!r} ({check.status}): {check.message}")
-    if not failing:
-        report.notes.append(f"solution passes all {plural(len(solution.checks), 'check')}")
-
-    for level, starter in exercise.starters.items():
-        untouched = check_source(lesson, starter)
-        if untouched.status != "not-attempted":
-            which = "starter" if level == "guided" else "on-my-own starter (`on_my_own`)"
-            report.problems.append(f"{lesson.path / 'starter.py'}: the untouched {which} should "
-                                   f"be not-attempted, but is {untouched.status}")
-    # Of the starter run as if edited, and of each known mistake, lint needs only the first check
-    # that does not pass: the checks after it are not run (most of a cold lint's time).
-    edited = check_source(lesson, exercise.starter, untouched_is_not_attempted=False,
-                          until_first_failure=True)
-    if edited.status == "pass":
-        report.problems.append(f"{lesson.path / 'starter.py'}: the starter passes every check "
-                               "even when run as if edited: the checks cannot tell it is unfinished")
-    else:
-        report.notes.append(f"starter is not-attempted, and run anyway it is {edited.status}")
-
-    messages: dict[str, str] = {}
-    for mistake in exercise.mistakes:
-        result = check_source(lesson, apply_edits(exercise.solution, mistake.edits),
-                              untouched_is_not_attempted=False, until_first_failure=True)
-        first = next((check for check in result.checks if check.status != "pass"), None)
-        place = f"{where}:{mistake.line}: mistake {mistake.name!r}"
-        if first is None:
-            report.problems.append(f"{place}: every check passes, so no learner would be told")
-        elif first.name != mistake.check:
-            report.problems.append(f"{place}: caught first by {first.name!r}, not by "
-                                   f"{mistake.check!r}; its message was: {first.message}")
-        elif first.message != mistake.message:
-            report.problems.append(f"{place}: check {first.name!r} says\n    {first.message}\n"
-                                   f"  but lesson.yaml expects\n    {mistake.message}")
-        elif first.fix != mistake.fix:
-            report.problems.append(f"{place}: check {first.name!r} holds back the fix\n    "
-                                   f"{first.fix or '(none)'}\n  but lesson.yaml's `fix` is\n    "
-                                   f"{mistake.fix or '(none)'}")
-        if mistake.message in messages:
-            report.problems.append(f"{place}: same message as mistake {messages[mistake.message]!r}"
-                                   "; each known mistake needs its own message")
-        messages[mistake.message] = mistake.name
-    if exercise.mistakes:
-        report.notes.append(f"{len(exercise.mistakes)} known mistakes checked")
-
-    if exercise.on_my_own:
-        report.notes.append(f"on my own: {plural(len(exercise.on_my_own), 'TODO text')}, the "
-                            "untouched on-my-own starter not-attempted too")
+    _prove_exercise(report, lesson, lesson.path / "lesson.yaml", lesson.path / "solution.py",
+                    lesson.path / "starter.py")
+    if lesson.exercise.on_my_own:
+        report.notes.append(f"on my own: {plural(len(lesson.exercise.on_my_own), 'TODO text')}, "
+                            "the untouched on-my-own starter not-attempted too")
 
     computed = compute_lesson(lesson)
     report.problems.extend(computed.problems)
@@ -224,6 +190,95 @@ def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
         report.notes.append(f"widget data computed ({lesson.explore.kind})")
     report.problems.extend(_line_problems(course, lesson))
     return report
+
+
+def lint_recall(course: Course, recall: Recall) -> LessonReport:
+    """A module's recall exercise, proved as a Build is; its hints send the learner back to a
+    lesson, and never hold a line of the answer."""
+    report = LessonReport(recall)
+    folder = recall.path.parent
+    _prove_exercise(report, recall, recall.path, folder / f"recall-{recall.module}/solution.py",
+                    folder / f"recall-{recall.module}/starter.py")
+    answer = {line.strip() for line in recall.exercise.solution.splitlines()
+              if len(line.strip()) > 12} - {line.strip() for line in
+                                             recall.exercise.starter.splitlines()}
+    for index, hint in enumerate(recall.exercise.hints, 1):
+        if not LESSON_MENTION.search(hint):
+            report.problems.append(f"{recall.path}: recall hint {index} names no lesson to reread "
+                                   "(a recall's hints point back to lessons, never to the code)")
+        shown = [line for line in answer if line in hint]
+        if shown:
+            report.problems.append(f"{recall.path}: recall hint {index} gives a line of the "
+                                   f"answer: `{shown[0]}`")
+    asked = {key: lesson for lesson in course.lessons() if lesson.module == recall.module
+             for key in lesson_standard.answers_to_write(lesson)}
+    for key in lesson_standard.code_keys(recall.exercise.starter):
+        if key in asked:
+            line = lesson_standard.answer_line(asked[key], key)
+            report.problems.append(f"{folder / f'recall-{recall.module}/starter.py'}: the recall "
+                                   f"starter already holds `{line}`, which lesson "
+                                   f"{asked[key].number} asks for: a recall asks for it again")
+    report.notes.append(f"judged by the checks of lessons {', '.join(recall.lessons)}")
+    return report
+
+
+def _prove_exercise(report: LessonReport, item: Lesson | Recall, where: Path, solution_file: Path,
+                    starter_file: Path) -> None:
+    """Both directions of a Build: the solution passes every check, the untouched starter is
+    not attempted and fails when run anyway, and each known mistake gets its own message."""
+    exercise = item.exercise
+    solution = check_source(item, exercise.solution, untouched_is_not_attempted=False)
+    failing = [check for check in solution.checks if check.status != "pass"]
+    for check in failing:
+        report.problems.append(f"{solution_file}: the solution does not pass "
+                               f"check {check.name!r} ({check.status}): {check.message}")
+    if not failing:
+        report.notes.append(f"solution passes all {plural(len(solution.checks), 'check')}")
+
+    for level, starter in exercise.starters.items():
+        untouched = check_source(item, starter)
+        if untouched.status != "not-attempted":
+            which = "starter" if level == "guided" else "on-my-own starter (`on_my_own`)"
+            report.problems.append(f"{starter_file}: the untouched {which} should "
+                                   f"be not-attempted, but is {untouched.status}")
+    # Of the starter run as if edited, and of each known mistake, lint needs only the first check
+    # that does not pass: the checks after it are not run (most of a cold lint's time).
+    edited = check_source(item, exercise.starter, untouched_is_not_attempted=False,
+                          until_first_failure=True)
+    if edited.status == "pass":
+        report.problems.append(f"{starter_file}: the starter passes every check "
+                               "even when run as if edited: the checks cannot tell it is unfinished")
+    else:
+        report.notes.append(f"starter is not-attempted, and run anyway it is {edited.status}")
+    _prove_mistakes(report, item, where)
+
+
+def _prove_mistakes(report: LessonReport, item: Lesson | Recall, where: Path) -> None:
+    exercise = item.exercise
+    messages: dict[str, str] = {}
+    for mistake in exercise.mistakes:
+        result = check_source(item, apply_edits(exercise.solution, mistake.edits),
+                              untouched_is_not_attempted=False, until_first_failure=True)
+        first = next((check for check in result.checks if check.status != "pass"), None)
+        place = f"{where}:{mistake.line}: mistake {mistake.name!r}"
+        if first is None:
+            report.problems.append(f"{place}: every check passes, so no learner would be told")
+        elif first.name != mistake.check:
+            report.problems.append(f"{place}: caught first by {first.name!r}, not by "
+                                   f"{mistake.check!r}; its message was: {first.message}")
+        elif first.message != mistake.message:
+            report.problems.append(f"{place}: check {first.name!r} says\n    {first.message}\n"
+                                   f"  but {where.name} expects\n    {mistake.message}")
+        elif first.fix != mistake.fix:
+            report.problems.append(f"{place}: check {first.name!r} holds back the fix\n    "
+                                   f"{first.fix or '(none)'}\n  but {where.name}'s `fix` is\n    "
+                                   f"{mistake.fix or '(none)'}")
+        if mistake.message in messages:
+            report.problems.append(f"{place}: same message as mistake {messages[mistake.message]!r}"
+                                   "; each known mistake needs its own message")
+        messages[mistake.message] = mistake.name
+    if exercise.mistakes:
+        report.notes.append(f"{len(exercise.mistakes)} known mistakes checked")
 
 
 def _line_problems(course: Course, lesson: Lesson) -> list[str]:

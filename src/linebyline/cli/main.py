@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import __version__
-from ..course import Course, CourseErrors, Lesson, courses_root, default_course_path
+from ..course import Course, CourseErrors, Lesson, Recall, courses_root, default_course_path
 from ..course.dataset import BUNDLED_NAMES, DatasetError
 from ..progress import account as account_link
 from ..runtime.words import plural
@@ -77,12 +77,12 @@ def _course(value: str | None, fresh: bool = False) -> Course:
     return load_course_cached(path)
 
 
-def _lesson(course: Course, number: str) -> Lesson:
-    """The published lesson `number`; else a usage error that says it is coming soon, or which
-    lesson was probably meant."""
-    lesson = course.lesson(number)
-    if lesson is not None:
-        return lesson
+def _lesson(course: Course, number: str) -> Lesson | Recall:
+    """The published lesson `number`, or the module review's recall exercise (review-7); else a
+    usage error that says it is coming soon, or which lesson was probably meant."""
+    item = course.item(number)
+    if item is not None:
+        return item
     planned = _planned_title(course, number)
     if planned:
         raise UsageError(f"{number} is coming soon (“{planned}”); `linebyline lessons` shows "
@@ -90,6 +90,7 @@ def _lesson(course: Course, number: str) -> Lesson:
     import difflib
 
     numbers = [lesson.number for lesson in course.lessons()]
+    numbers += [recall.number for recall in course.recalls()]
     guess = difflib.get_close_matches(number.replace(",", "."), numbers, n=1, cutoff=0.5)
     meant = f"; did you mean {guess[0]}?" if guess else ""
     raise UsageError(f"there is no lesson {number!r}{meant} (`linebyline lessons` lists them)")
@@ -110,12 +111,12 @@ def cmd_lessons(args: argparse.Namespace) -> int:
     return 0
 
 
-def _lesson_folder(lesson: Lesson, course: Course) -> Path:
+def _lesson_folder(lesson: Lesson | Recall, course: Course) -> Path:
     """Where `start` puts a lesson: a folder of its own, so lessons never collide."""
     return Path(course.slug) / f"{lesson.number}-{lesson.slug}"
 
 
-def _default_file(lesson: Lesson, course: Course, command: str) -> Path:
+def _default_file(lesson: Lesson | Recall, course: Course, command: str) -> Path:
     """The learner's file when none is named: in the lesson's folder, else here; a usage error
     that says how to make it when there is neither."""
     in_folder = _lesson_folder(lesson, course) / lesson.exercise.filename
@@ -164,7 +165,7 @@ def cmd_start(args: argparse.Namespace) -> int:
 
         shutil.copyfile(names_file(), data)
     print(f"Wrote {target} ({origin})" + (f" and {data.name} (the names it reads)" if wrote_data
-                                          else "") + f": lesson {lesson.number}, {lesson.title}.")
+                                          else "") + f": {lesson.kind} {lesson.number}, {lesson.title}.")
     named = f" {target}" if args.dir else ""  # in its own folder, the commands find it
     print("Open it in your editor and fill in the TODOs. Then:")
     for command, what in (("show", "the lesson: why these lines, and how"),
@@ -178,12 +179,14 @@ def cmd_start(args: argparse.Namespace) -> int:
 LEVEL_WORDS = {"guided": "guided", "own": "on my own"}
 
 
-def _start_level(args: argparse.Namespace, lesson: Lesson) -> str:
+def _start_level(args: argparse.Namespace, lesson: Lesson | Recall) -> str:
     """The level of the TODO comments to write: --level, else `linebyline config level`; guided
     for a lesson that has no on-my-own TODOs yet (said when it was asked for)."""
     from ..terminal import preferences
 
     level = args.level or preferences.get("level")
+    if isinstance(lesson, Recall):
+        return "guided"  # a recall's file has no TODO texts to choose between: it is all yours
     if level == "own" and not lesson.exercise.own_starter:
         print(f"(Lesson {lesson.number} has no on-my-own TODOs yet: its TODOs are the guided "
               "ones.)", file=sys.stderr)
@@ -191,7 +194,7 @@ def _start_level(args: argparse.Namespace, lesson: Lesson) -> str:
     return level
 
 
-def _latest_draft(course: Course, lesson: Lesson) -> dict | None:
+def _latest_draft(course: Course, lesson: Lesson | Recall) -> dict | None:
     """The newest draft of the lesson on this machine or (signed in) in the account."""
     from ..progress import merge as pm
     from ..terminal.learner import local_progress, sync_now
@@ -405,7 +408,7 @@ def _check_blank_page(args: argparse.Namespace, course: Course) -> int:
     return 0 if judged.passed else 1
 
 
-def check_once(args: argparse.Namespace, course: Course, lesson: Lesson, path: Path,
+def check_once(args: argparse.Namespace, course: Course, lesson: Lesson | Recall, path: Path,
                clear: bool = False) -> Result:
     """Check the file once: run the checks, record the run, print the result (`check`, `watch`)."""
     from ..sandbox import SandboxUnavailable, check_source
@@ -444,7 +447,7 @@ def check_once(args: argparse.Namespace, course: Course, lesson: Lesson, path: P
     return result
 
 
-def _check_events(course: Course, lesson: Lesson, result: Result, source: str, local) -> None:
+def _check_events(course: Course, lesson: Lesson | Recall, result: Result, source: str, local) -> None:
     """For the teacher's view, as the lesson page records a checked run."""
     from ..progress.events import record_event
 
@@ -531,7 +534,12 @@ def cmd_quiz(args: argparse.Namespace) -> int:
     from ..terminal.screen import Screen
 
     course = _course(args.course)
-    return quiz(args.course, course, _lesson(course, args.lesson), Screen())
+    lesson = _lesson(course, args.lesson)
+    if isinstance(lesson, Recall):
+        raise UsageError(f"{lesson.number} is module {lesson.module}'s recall exercise: code to "
+                         f"write, with no questions of its own (`linebyline show {lesson.number}`"
+                         " says what it asks for); the module's questions are on its review page")
+    return quiz(args.course, course, lesson, Screen())
 
 
 def cmd_progress(args: argparse.Namespace) -> int:
@@ -824,6 +832,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+LESSON_HELP = "lesson number, e.g. 2.3, or review-N: module N's recall exercise"
+
+
 def _add_lesson_commands(commands) -> None:
     """Reading and writing a lesson: lessons, start, config, show, quiz, hint, solution."""
     lessons = commands.add_parser(
@@ -858,7 +869,7 @@ def _add_lesson_commands(commands) -> None:
              "worked out from the lesson's code, feedback on each answer and the worked answer "
              "after two misses. Answers are kept in your progress. Enter stops.", cmd_quiz)):
         command = commands.add_parser(name, help=about, description=description)
-        command.add_argument("lesson", help="lesson number, e.g. 2.3")
+        command.add_argument("lesson", help=LESSON_HELP)
         command.set_defaults(run=run)
 
     hint = commands.add_parser(
@@ -867,7 +878,7 @@ def _add_lesson_commands(commands) -> None:
         "itself, and count it as the browser counts it (your progress; signed in, your "
         "teachers see it too). Once the last hint is open, `check` shows the literal line for "
         "each check that fails.")
-    hint.add_argument("lesson", help="lesson number, e.g. 2.3")
+    hint.add_argument("lesson", help=LESSON_HELP)
     hint.add_argument("--all", action="store_true",
                       help="show again every hint opened so far (opening the first if none)")
     hint.set_defaults(run=cmd_hint)
@@ -876,7 +887,7 @@ def _add_lesson_commands(commands) -> None:
         "solution", help="the lesson's solution, after a confirmation",
         description="Show the lesson's whole solution, after you confirm; counted as revealed "
         "(signed in, your teachers see that it was).")
-    solution.add_argument("lesson", help="lesson number, e.g. 2.3")
+    solution.add_argument("lesson", help=LESSON_HELP)
     solution.add_argument("--yes", action="store_true", help="do not ask first")
     solution.set_defaults(run=cmd_solution)
 
@@ -892,11 +903,14 @@ def _add_start_command(commands) -> None:
         "lesson (checked here, or signed in: from the browser) it is offered instead. Its TODO "
         "comments are guided (how to write each line) or, with --level own or `linebyline config "
         "level own`, on my own (only what the lines must achieve, and which check proves it); the "
-        "code, the checks and their messages are the same. `start microgpt` writes an empty "
+        "code, the checks and their messages are the same. `start review-7` writes module 7's "
+        "recall exercise: the module's code to write again from memory, judged by the checks "
+        "of its lessons together (`check review-7`; its hints say which lesson to reread). "
+        "`start microgpt` writes an empty "
         "microgpt.py (into microgpt/microgpt/, or DIR) for the last recall: the whole program "
         "from memory, checked with `check microgpt`.")
-    start.add_argument("lesson", help="lesson number, e.g. 2.3, or microgpt: the whole program "
-                       "from a blank page")
+    start.add_argument("lesson", help=LESSON_HELP + ", or microgpt: the whole program from a "
+                       "blank page")
     start.add_argument("dir", nargs="?",
                        help="the lesson's folder (default: COURSE/NUMBER-NAME, under this one)")
     start.add_argument("--force", action="store_true", help="replace an existing file")
@@ -935,8 +949,7 @@ def _add_checking_commands(commands) -> None:
         "printed digit; where they part, it names the step, the numbers and the lines of "
         "microgpt.py that compute them.")
     check.add_argument("lesson", nargs="?",
-                       help="lesson number, e.g. 7.5, or microgpt: the whole program from a "
-                       "blank page")
+                       help=LESSON_HELP + ", or microgpt: the whole program from a blank page")
     check.add_argument("file", nargs="?", help="your Python file (default: the one `start` wrote)")
     check.add_argument("--explain-sandbox", action="store_true",
                        help="say which protections your checks have on this machine (each way "
@@ -952,7 +965,7 @@ def _add_checking_commands(commands) -> None:
         "watch", help="check your file again every time you save it",
         description="Check FILE (default: the one `start` wrote) now and again on every save, "
         "the screen cleared each time and the verdict last, as `check` prints it. Ctrl-C stops.")
-    watch.add_argument("lesson", help="lesson number, e.g. 2.3")
+    watch.add_argument("lesson", help=LESSON_HELP)
     watch.add_argument("file", nargs="?", help="your Python file (default: the one `start` wrote)")
     _check_options(watch)
     watch.set_defaults(run=cmd_watch)
@@ -963,7 +976,7 @@ def _add_checking_commands(commands) -> None:
         "next to the input.txt it reads (written there if missing): its output as it comes, "
         "its demo at the end included. It is your code on your own machine, as `python FILE` "
         "would run it; Ctrl-C stops it. The exit code is your program's.")
-    run.add_argument("lesson", help="lesson number, e.g. 2.3")
+    run.add_argument("lesson", help=LESSON_HELP)
     run.add_argument("file", nargs="?", help="your Python file (default: the one `start` wrote)")
     run.set_defaults(run=cmd_run)
 
@@ -998,7 +1011,8 @@ def _add_program_commands(commands) -> None:
     lint.add_argument("--require-full-coverage", action="store_true",
                       help="fail when any non-blank line of the program is taught by no lesson")
     lint.add_argument("--lesson", action="append", metavar="N",
-                      help="prove only this lesson (repeat for more); the course still loads whole")
+                      help="prove only this lesson, or a module's recall exercise (review-7); repeat for "
+                      "more; the course still loads whole")
     lint.add_argument("--strict", action="store_true",
                       help="fail when a lesson falls short of the lesson standard (shuffle-proof "
                       "choices, expected wrong numbers, no fix handed over in a message, no answer "

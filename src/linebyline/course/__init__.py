@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CourseError, CourseErrors
-from .model import Course, Exercise, Lesson, Module, Question, Review
+from .model import Course, Exercise, Lesson, Module, Question, Recall, Review
 
 __all__ = [
-    "Course", "CourseError", "CourseErrors", "Exercise", "Lesson", "Module", "Question", "Review",
+    "Course", "CourseError", "CourseErrors", "Exercise", "Lesson", "Module", "Question", "Recall",
+    "Review",
     "apply_edits", "courses_root", "default_course_path", "load_course", "load_course_cached",
 ]
 

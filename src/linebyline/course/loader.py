@@ -27,6 +27,7 @@ from .model import (
     Mistake,
     Module,
     Question,
+    Recall,
     Review,
     Widget,
     WrongAnswer,
@@ -115,7 +116,7 @@ def _course(path: Path, errors: list[CourseError]) -> Course:
 def _review(file: Path, modules: dict[int, Module], errors: list[CourseError]) -> None:
     """reviews/module-N.yaml: the module's number, a summary and a quiz like a lesson's."""
     fields = Fields(str(file), yamlfile.load(file), errors)
-    fields.only("module", "summary", "quiz", "facts")
+    fields.only("module", "summary", "quiz", "facts", "recall")
     number = fields.get("module", int)
     summary = fields.get("summary", str) or ""
     quiz = _quiz(fields)
@@ -129,7 +130,86 @@ def _review(file: Path, modules: dict[int, Module], errors: list[CourseError]) -
     elif module is not None and module.review is not None:
         fields.error(f"module {number} already has a review, {module.review.path.name}", "module")
     elif module is not None:
-        module.review = Review(summary, quiz, file, facts)
+        recall = _recall(fields, file, module)
+        module.review = Review(summary, quiz, file, facts, recall)
+
+
+def _recall(fields: Fields, file: Path, module: Module) -> Recall | None:
+    """`recall`: the module's code to write again from memory, judged by its lessons' checks.
+
+    Its files are named relative to the reviews folder; `checks` lists the lessons whose checks
+    judge it ("7.5", or {lesson: "7.6", only: [check names]}), all of them of this module."""
+    recall = fields.mapping("recall", required=False)
+    if recall is None:
+        return None
+    recall.only("file", "starter", "solution", "checks", "hints", "mistakes")
+    folder = file.parent
+    texts = {}
+    for key in ("starter", "solution"):
+        name = recall.get(key, str)
+        texts[key] = _read_text(folder / name, recall.errors, recall.file, recall.line(key),
+                                f"the {key} file") if name else ""
+    filename = recall.get("file", str) or ""
+    if filename and not filename.endswith(".py"):
+        recall.error("`file` must be a Python file name such as from_memory.py", "file")
+    starter, solution = texts["starter"], texts["solution"]
+    if starter and starter == solution:
+        recall.error("the starter and the solution are the same: nothing is left to write")
+    lessons, checks_source = _recall_checks(recall, module)
+    if not checks_source and (recall.errors or recall.get("checks", list, None)):
+        return None  # a lesson it is checked by is still to come, or did not load
+    check_names: tuple[str, ...] = ()
+    if checks_source:
+        try:
+            check_names = tuple(name for name, _ in collect_checks(checks_source, str(file)))
+        except Exception as error:  # noqa: BLE001 - a lesson's checks, or a name in `only`
+            recall.error(f"its checks do not load: {type(error).__name__}: {error}", "checks")
+    hints = recall.get("hints", list) or []
+    for index, hint in enumerate(hints):
+        if not isinstance(hint, str) or not hint.strip():
+            recall.error(f"hint {index + 1} must be text", line=hints.line_of(index))
+    mistakes = tuple(_mistake(entry, solution, check_names)
+                     for entry in recall.items("mistakes", "mistake"))
+    exercise = Exercise(filename, starter, solution, checks_source, file, check_names, mistakes,
+                        tuple(str(hint) for hint in hints), (),
+                        library_sources(folder.parent))
+    return Recall(module.number, exercise, file, lessons)
+
+
+def _recall_checks(recall: Fields, module: Module) -> tuple[tuple[str, ...], str]:
+    """The lessons named in `checks`, and a checks file that gathers theirs (runtime.gather)."""
+    entries = recall.get("checks", list) or []
+    by_number = {lesson.number: lesson for lesson in module.lessons}
+    broken = bool(recall.errors)  # the course has errors already: a lesson may not have loaded
+    numbers, lines = [], ["from linebyline.runtime import gather", ""]
+    for index, entry in enumerate(entries):
+        line = entries.line_of(index)
+        number, only = entry, []
+        if isinstance(entry, dict):
+            number, only = entry.get("lesson"), entry.get("only") or []
+        if not isinstance(number, str) or not isinstance(only, list) or \
+                not all(isinstance(name, str) for name in only):
+            recall.error(f"checks entry {index + 1} must be a lesson number in quotes (\"7.5\") "
+                         "or {lesson: \"7.5\", only: [check names]}", line=line)
+            continue
+        lesson = by_number.get(number)
+        planned = number in {f"{module.number}.{i}" for i in range(1, len(module.planned) + 1)}
+        if lesson is None and (broken or planned):
+            # A lesson still to come, or one that did not load (its errors say why): the
+            # recall waits for it, so a course can publish a module lesson by lesson.
+            return (), ""
+        if lesson is None:
+            recall.error(f"checks entry {index + 1}: module {module.number} has no lesson "
+                         f"{number}", line=line)
+            continue
+        numbers.append(number)
+        lines.append(f"gather({number!r}, {lesson.exercise.checks_source!r}, {tuple(only)!r})")
+    if not numbers and not entries:
+        recall.error("`checks` must name at least one lesson of the module", "checks")
+        return (), ""
+    if not numbers:
+        return (), ""
+    return tuple(numbers), "\n".join(lines) + "\n"
 
 
 def _planned_titles(entry: Fields) -> tuple[str, ...]:

@@ -139,12 +139,54 @@ class Lesson:
     path: Path
     facts: str = ""  # code run after the solution that sets `facts`, numbers the prose quotes
 
+    kind = "lesson"  # what the terminal calls it: "lesson 7.5", "recall review-7"
+
     @property
     def key(self) -> tuple[int, ...]:
         return tuple(int(part) for part in self.number.split("."))
 
     def unlocked_lines(self) -> set[int]:
         return {n for start, end in self.unlocks for n in range(start, end + 1)}
+
+
+@dataclass(frozen=True)
+class Recall:
+    """A module's recall exercise: its code written again from memory, in one file.
+
+    It answers to what a lesson's Build does (a number, a title, an exercise), so the checking,
+    the progress and the terminal's commands take it as they take a lesson; its checks are
+    those of the module's lessons together (``lessons``), gathered by the runtime's gather().
+    """
+
+    module: int
+    exercise: Exercise
+    path: Path  # the review's YAML file
+    lessons: tuple[str, ...]  # whose checks judge it, in order
+    kind = "recall"
+
+    @property
+    def number(self) -> str:
+        return recall_number(self.module)
+
+    @property
+    def slug(self) -> str:
+        return "from-memory"
+
+    @property
+    def title(self) -> str:
+        return f"Module {self.module} from memory"
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        return (self.module, 1000)  # after every lesson of its module
+
+    def unlocked_lines(self) -> set[int]:
+        return set()  # it teaches no new line: it asks again for the module's
+
+
+def recall_number(module: int) -> str:
+    """A recall exercise's name in progress, URLs and commands: review-7."""
+    return f"review-{module}"
 
 
 @dataclass(frozen=True)
@@ -155,6 +197,7 @@ class Review:
     quiz: tuple[Question, ...]
     path: Path  # the review's YAML file
     facts: str = ""  # code that sets `facts`, run after the module's last solution
+    recall: Recall | None = None
 
 
 @dataclass
@@ -184,6 +227,16 @@ class Course:
 
     def lesson(self, number: str) -> Lesson | None:
         return next((lesson for lesson in self.lessons() if lesson.number == number), None)
+
+    def recalls(self) -> Iterator[Recall]:
+        for module in self.modules:
+            if module.review is not None and module.review.recall is not None:
+                yield module.review.recall
+
+    def item(self, number: str) -> Lesson | Recall | None:
+        """What a learner can check under ``number``: a lesson (7.5) or a recall (review-7)."""
+        return self.lesson(number) or next(
+            (recall for recall in self.recalls() if recall.number == number), None)
 
     def program_lines(self) -> list[str]:
         return self.program.split("\n")

@@ -46,7 +46,8 @@ MAX_HINTS = 1000
 MAX_CHECKS = 10_000
 MAX_BASE = 64
 MAX_TIME = 2**53 - 1  # the largest integer a browser holds exactly
-LESSON_NUMBER = re.compile(r"^\d{1,3}\.\d{1,3}$")
+# A lesson (7.4), or a module review's recall exercise (review-7).
+LESSON_NUMBER = re.compile(r"^(\d{1,3}\.\d{1,3}|review-\d{1,3})$")
 QUIZ_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")
 DEVICE = re.compile(r"^[A-Za-z0-9_.:~-]{1,64}$")
 COURSE = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")

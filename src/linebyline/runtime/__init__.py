@@ -19,7 +19,7 @@ before the learner's code runs (see seal.py), so the learner's file cannot patch
 """
 from . import seal  # noqa: F401 - first: it takes its copies before anything else can change them
 from .agree import Case, agrees, differ, number_lists, plain, value_graphs, words
-from .checks import CheckFailed, calling, check, fail
+from .checks import CheckFailed, calling, check, fail, gather
 from .flow import cut_message, cut_off, matrix_leaves
 from .numeric import close, nudge_grads, slope
 from .own import require_own
@@ -67,6 +67,7 @@ __all__ = [
     "StopRun",
     "calling",
     "check",
+    "gather",
     "close",
     "collect_checks",
     "fail",

@@ -45,6 +45,26 @@ def check(name: str, explains: tuple[type[BaseException], ...] = ()
     return register
 
 
+def gather(lesson: str, source: str, only: tuple[str, ...] = ()) -> None:
+    """Register the checks of lesson ``lesson`` (its checks.py, ``source``) as "7.5: name".
+
+    A module's recall exercise is judged by the checks of its lessons together, each as its
+    lesson wrote it (``only``: just these of them, by name), so a recall file passes exactly
+    when the lessons' own checks would pass it.
+    """
+    start = len(_registry)
+    code = compile(source, f"checks of lesson {lesson}", "exec", dont_inherit=True)
+    exec(code, {"__name__": "lesson_checks"})  # noqa: S102 - the course's own checks
+    taken = _registry[start:]
+    del _registry[start:]
+    missing = set(only) - {name for name, _ in taken}
+    if missing:
+        raise ValueError(f"lesson {lesson} has no check named {sorted(missing)[0]!r}")
+    for name, function in taken:
+        if not only or name in only:
+            check(f"{lesson}: {name}", function.explains)(function)  # type: ignore[attr-defined]
+
+
 def fail(message: str, fix: str = "") -> None:
     """End the current check as failed, with a message a beginner understands.
 

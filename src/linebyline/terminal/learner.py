@@ -25,7 +25,9 @@ def local_progress(course: Course) -> LocalProgress:
 
 
 def published(course: Course) -> frozenset[str]:
-    return frozenset(lesson.number for lesson in course.lessons())
+    """What the progress may hold: the published lessons and the modules' recall exercises."""
+    return frozenset([lesson.number for lesson in course.lessons()]
+                     + [recall.number for recall in course.recalls()])
 
 
 def say_problems(local: LocalProgress) -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from ..course.model import Recall
 from ..runtime.words import plural
 from .learner import local_progress, say_problems, send_later
 from .screen import Screen
 
 if TYPE_CHECKING:
-    from ..course import Course, Lesson
+    from ..course import Course, Lesson, Module
 
 
 def facts_filled(lesson: Lesson, text: str) -> str:
@@ -23,8 +24,11 @@ def facts_filled(lesson: Lesson, text: str) -> str:
     return fill_facts(text, compute_lesson(lesson).facts)
 
 
-def show(course: Course, lesson: Lesson, screen: Screen) -> None:
+def show(course: Course, lesson: Lesson | Recall, screen: Screen) -> None:
     module = next(m for m in course.modules if m.number == lesson.module)
+    if isinstance(lesson, Recall):
+        show_recall(module, lesson, screen)
+        return
     with screen.pager():
         screen.line(f"Lesson {lesson.number}: {lesson.title}", "title")
         screen.line(f"Module {module.number}, {module.title} · {lesson.minutes} min · builds "
@@ -50,12 +54,37 @@ def show(course: Course, lesson: Lesson, screen: Screen) -> None:
                         f"{plural(len(lesson.quiz), 'question')} to check yourself")
 
 
+def show_recall(module: Module, recall: Recall, screen: Screen) -> None:
+    """A recall exercise: what it asks for, which lessons' checks judge it, and the commands."""
+    exercise = recall.exercise
+    with screen.pager():
+        screen.line(f"{recall.title} ({recall.number})", "title")
+        screen.line(f"Module {module.number}, {module.title}: its review's recall exercise", "note")
+        screen.line()
+        screen.line(f"Write the module's code again, from memory, in {exercise.filename}: the "
+                    "file holds only what the code needs (signatures, docstrings, data), and the "
+                    f"checks of lessons {', '.join(recall.lessons)} judge it, with the same "
+                    "messages. Its hints send you back to the lesson to reread, never to the code.")
+        if module.review is not None and module.review.summary:
+            screen.line()
+            screen.line("What the module built", "title")
+            screen.markdown(module.review.summary)
+        screen.line()
+        screen.line(f"Your file is {exercise.filename}, with "
+                    f"{plural(len(exercise.check_names), 'check')}.", "title")
+        screen.line(f"  linebyline start {recall.number}    writes it (and the input.txt it reads)")
+        screen.line(f"  linebyline watch {recall.number}    checks it on every save")
+        if exercise.hints:
+            screen.line(f"  linebyline hint {recall.number}     which lesson to reread "
+                        f"({len(exercise.hints)} hints in all)")
+
+
 def hint(course_arg: str | None, course: Course, lesson: Lesson, screen: Screen,
          every: bool) -> int:
     hints = lesson.exercise.hints
     if not hints:
-        screen.line(f"Lesson {lesson.number} has no hints: `linebyline show {lesson.number}` "
-                    "explains it.")
+        screen.line(f"{lesson.kind.capitalize()} {lesson.number} has no hints: `linebyline show "
+                    f"{lesson.number}` explains it.")
         return 0
     local = local_progress(course)
     shown = local.lesson(lesson.number)["hintsShown"]
@@ -68,7 +97,7 @@ def hint(course_arg: str | None, course: Course, lesson: Lesson, screen: Screen,
     say_problems(local)
     first = 1 if every else count
     for number in range(first, count + 1):
-        screen.line(f"Hint {number} of {len(hints)} (lesson {lesson.number}):", "title")
+        screen.line(f"Hint {number} of {len(hints)} ({lesson.kind} {lesson.number}):", "title")
         screen.markdown(facts_filled(lesson, hints[number - 1]), indent=2)
         screen.line()
     if count >= len(hints):
@@ -89,7 +118,7 @@ def solution(course: Course, lesson: Lesson, screen: Screen, yes: bool) -> int |
     if not yes:
         if not sys.stdin.isatty():
             return None
-        answer = screen.ask(f"Show the solution of lesson {lesson.number}? Trying the hints "
+        answer = screen.ask(f"Show the solution of {lesson.kind} {lesson.number}? Trying the hints "
                             f"first (`linebyline hint {lesson.number}`) teaches more. [y/N] ")
         if (answer or "").strip().lower() not in ("y", "yes"):
             screen.line("Not shown.")
@@ -103,6 +132,7 @@ def solution(course: Course, lesson: Lesson, screen: Screen, yes: bool) -> int |
             revealed.append(lesson.number)
         notes["solutions"] = revealed
     record_event(local, lesson.number, {"kind": "solution"})
-    screen.line(f"The solution of lesson {lesson.number} ({lesson.exercise.filename}):", "title")
+    screen.line(f"The solution of {lesson.kind} {lesson.number} ({lesson.exercise.filename}):",
+                "title")
     screen.code(lesson.exercise.solution)
     return 0

@@ -59,6 +59,11 @@ def list_lessons(course: Course) -> None:
                             {"done": "pass", "failing": "fail"}.get(mark, ""))
             else:
                 screen.line(f"  {number:>5}  {title:<44} (coming soon)", "note")
+        recall = module.review.recall if module.review else None
+        if recall is not None:  # the module's code again, from memory
+            mark = mark_of(progress.get(recall.number))
+            screen.line(f"{MARKS[mark]} {recall.number}  {recall.title}: its review's "
+                        "recall exercise", {"done": "pass", "failing": "fail"}.get(mark, ""))
         screen.line()
     first = next((lesson for lesson in course.lessons()
                   if mark_of(progress.get(lesson.number)) != "done"), None)

@@ -82,8 +82,10 @@ def _read_file(path: Path, course: Course, usage: type[Exception]) -> pm.Lessons
 
 def _summary(course: Course, local, login) -> None:
     lessons = local.lessons()
-    done = [n for n, entry in lessons.items() if entry["status"] == "done"]
-    started = [n for n, entry in lessons.items() if entry["status"] == "in-progress"]
+    numbers = {lesson.number for lesson in course.lessons()}  # recall exercises apart
+    done = [n for n, entry in lessons.items() if entry["status"] == "done" and n in numbers]
+    started = [n for n, entry in lessons.items()
+               if entry["status"] == "in-progress" and n in numbers]
     total = len(list(course.lessons()))
     learned = set().union(*(lesson.unlocked_lines() for lesson in course.lessons()
                             if lesson.number in done)) & course.countable_lines()
@@ -95,6 +97,9 @@ def _summary(course: Course, local, login) -> None:
             continue
         marks = " ".join(f"{lesson.number}{MARKS[mark_of(lessons.get(lesson.number))].strip()}"
                          for lesson in module.lessons)
+        recall = module.review.recall if module.review else None
+        if recall is not None:  # the module's code from memory, after its lessons
+            marks += f"  · {recall.number}{MARKS[mark_of(lessons.get(recall.number))].strip()}"
         print(f"  Module {module.number:<3} {marks}")
     print(f"Kept in {local.path}.")
     if login is None:

@@ -23,7 +23,7 @@ def print_result(screen: Screen, course: Course, lesson: Lesson, result: Result,
         for line in result.traceback.rstrip().splitlines():
             screen.line(f"  {line}", "error")
         screen.line()
-    screen.line(f"Lesson {lesson.number}, {lesson.title}", "title")
+    screen.line(f"{lesson.kind.capitalize()} {lesson.number}, {lesson.title}", "title")
     for check in result.checks:
         mark = f"  {SYMBOLS[check.status]} {check.name}"
         screen.line(mark + ("" if check.status in ("pass", "fail") else f" ({check.status})"),
@@ -60,7 +60,7 @@ def _verdict(screen: Screen, course: Course, lesson: Lesson, result: Result) -> 
     total = len(result.checks)
     number = lesson.number
     if result.status == "pass":
-        screen.line(f"✓ {passed} / {total} checks pass: lesson {number} is done, and these "
+        screen.line(f"✓ {passed} / {total} checks pass: {lesson.kind} {number} is done, and these "
                     "lines are yours now.", "pass")
         screen.line(f"Next: {next_step(course, lesson)}")
         return
