@@ -15,7 +15,8 @@ const MAX_HINTS = 1000;
 const MAX_CHECKS = 10_000;
 const MAX_BASE = 64;
 export const MAX_TIME = 2 ** 53 - 1;
-const LESSON_NUMBER = /^\d{1,3}\.\d{1,3}$/;
+// A lesson (7.4), or a module review's recall exercise (review-7).
+export const LESSON_NUMBER = /^(\d{1,3}\.\d{1,3}|review-\d{1,3})$/;
 const QUIZ_ID = /^[A-Za-z0-9_.:-]{1,100}$/;
 export const DEVICE = /^[A-Za-z0-9_.:~-]{1,64}$/;
 const COURSE = /^[a-z0-9][a-z0-9-]{0,59}$/;

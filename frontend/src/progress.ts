@@ -10,7 +10,7 @@
 // from several devices and tabs merges without losing anything. Version 1 still loads.
 
 import {
-  MAX_DRAFT, MAX_EARLIER, STATUSES, mergeLesson, merge, mergeSettings, readDocument, readSettings, newestPerDevice, progressDocument, readLesson, setVersions, versionsOf,
+  LESSON_NUMBER, MAX_DRAFT, MAX_EARLIER, STATUSES, mergeLesson, merge, mergeSettings, readDocument, readSettings, newestPerDevice, progressDocument, readLesson, setVersions, versionsOf,
   type Lesson, type LessonStatus, type Lessons, type QuizAnswer, type Settings, type Version,
 } from "./merge";
 
@@ -612,7 +612,7 @@ function readFile(value: unknown, course: string): { lessons: Lessons; settings:
   }
   for (const [number, raw] of Object.entries(file.lessons as Record<string, unknown>)) {
     const aside = (part: string, reason: string, kept: unknown) => parts.push({ lesson: number, part, reason, value: kept, when });
-    if (!/^\d{1,3}\.\d{1,3}$/.test(number)) { aside("the whole lesson", `"${number}" is not a lesson number`, raw); continue; }
+    if (!LESSON_NUMBER.test(number)) { aside("the whole lesson", `"${number}" is not a lesson number`, raw); continue; }
     if (file.version === 2) {
       try {
         lessons[number] = readLesson(raw, `lesson ${number}`, 2);

@@ -329,3 +329,18 @@ ACCEPTED: list = []
 def test_the_fuzz_reached_accepted_batches_too():
     # (runs after the fuzz above, in file order) the strategies are not all noise
     assert len(ACCEPTED) >= 5
+
+
+def test_a_recall_exercise_records_as_a_lesson_does(client, course):
+    """review-7, the module's code from memory: its checks (named after their lessons) and
+    hints are kept for the teacher; a number like it that the course lacks is refused."""
+    names = course.item("review-7").exercise.check_names
+    checked = {"lesson": "review-7", "kind": "check", "status": "fail",
+               "checks": [{"name": name, "status": "fail", "message": "wrong"} for name in names]}
+    response = post(client, batch({"lesson": "review-7", "kind": "start"}, checked,
+                                  {"lesson": "review-7", "kind": "hint", "hint": 1}))
+    assert response.status_code == 201 and response.json() == {"saved": 3, "already_saved": 0}
+    assert LearningEvent.objects.filter(lesson="review-7").count() == 3
+    assert CheckFailure.objects.filter(name=names[0]).exists()
+    refused = post(client, batch({"lesson": "review-99", "kind": "start"}))
+    assert refused.status_code == 400 and "review-99" in refused.json()["error"]

@@ -204,3 +204,13 @@ def test_the_migration_sets_aside_what_the_course_cannot_take():
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
     assert json.loads(ProgressDocument.objects.get().settings) == {}  # the column's default
+
+
+def test_a_recall_exercise_is_kept_beside_the_lessons(db):
+    _, client = signed_in("ada")
+    stored = post(client, document({"7.4": {"status": "done"}, "review-7": {"status": "done"}}))
+    assert stored.status_code == 200, stored.content
+    assert got(client).json()["lessons"]["review-7"]["status"] == "done"
+    the_law_holds(client)
+    refused = post(client, document({"review-13": {"status": "done"}}))
+    assert refused.status_code == 400 and refused.json()["unknown"] == ["review-13"]

@@ -568,3 +568,17 @@ def test_a_learners_data_file_holds_their_classes_and_what_their_pages_recorded(
               .order_by("event__created", "event_id", "id"))
     assert failed == [{"name": f.name, "status": f.status, "message": f.message, "first": f.first}
                       for f in stored]
+
+
+def test_failing_a_recall_exercise_again_and_again_leaves_the_class_page_whole(people, classroom):
+    """review-7's runs are kept, but its page is the module's review: the stuck list (whose
+    links go to a lesson's page) names lessons only, and the class page still answers."""
+    eve = User.objects.create_user("eve", password="x")
+    client = signed_in(eve)
+    join(client, classroom)
+    names = the_course().item("review-7").exercise.check_names
+    failing = {"lesson": "review-7", "kind": "check", "status": "fail",
+               "checks": [{"name": name, "status": "fail", "message": "wrong"} for name in names]}
+    send(client, *[failing for _ in range(4)])
+    page = class_page(people, classroom)
+    assert "Nobody is stuck" in page and "review-7" not in page

@@ -66,8 +66,11 @@ def answer(value: dict, status: int = 200) -> JsonResponse:
 
 
 def lesson_numbers() -> frozenset[str]:
-    """The lessons of the course this server has: the only ones an account's progress holds."""
-    return frozenset(lesson.number for lesson in current.get().lessons)
+    """The lessons of the course this server has, and its modules' recall exercises (review-7):
+    the only ones an account's progress holds."""
+    course = current.get()
+    return frozenset([lesson.number for lesson in course.lessons]
+                     + [recall.number for recall in course.course.recalls()])
 
 
 def _served_course(slug: object) -> tuple[str | None, JsonResponse | None]:

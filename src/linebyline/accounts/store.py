@@ -34,7 +34,7 @@ class TooLarge(Exception):
 
 def by_number(numbers: Iterable[str]) -> list[str]:
     """Lesson numbers in the course's order (7.10 after 7.9)."""
-    return sorted(numbers, key=lambda number: tuple(int(part) for part in number.split(".")))
+    return sorted(numbers, key=pm.number_order)
 
 
 def named(numbers: Iterable[str]) -> str:

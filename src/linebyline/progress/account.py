@@ -212,7 +212,9 @@ def refuse_lessons(local: LocalProgress, url: str, numbers: list[str]) -> None:
 
 
 def _lessons_named(numbers: list[str]) -> str:
-    ordered = sorted(numbers, key=lambda n: tuple(int(p) for p in n.split(".")))
+    from .merge import number_order
+
+    ordered = sorted(numbers, key=number_order)
     if len(ordered) == 1:
         return f"Lesson {ordered[0]}"
     return f"Lessons {', '.join(ordered[:-1])} and {ordered[-1]}"

@@ -48,6 +48,14 @@ MAX_BASE = 64
 MAX_TIME = 2**53 - 1  # the largest integer a browser holds exactly
 # A lesson (7.4), or a module review's recall exercise (review-7).
 LESSON_NUMBER = re.compile(r"^(\d{1,3}\.\d{1,3}|review-\d{1,3})$")
+
+
+def number_order(number: str) -> tuple[int, ...]:
+    """A sort key in the course's order (7.10 after 7.9; review-7, the module's recall
+    exercise, after the module's lessons), for numbers LESSON_NUMBER accepts."""
+    if number.startswith("review-"):
+        return (int(number.removeprefix("review-")), 1000)
+    return tuple(int(part) for part in number.split("."))
 QUIZ_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")
 DEVICE = re.compile(r"^[A-Za-z0-9_.:~-]{1,64}$")
 COURSE = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")

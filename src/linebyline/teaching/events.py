@@ -160,7 +160,7 @@ def clean_event(course: Course, item: Any, where: str) -> Cleaned:
     if unknown:
         raise EventError(f"{where} has unknown fields: {', '.join(sorted(map(str, unknown)))}")
     number = _text(item.get("lesson"), f"{where}.lesson", 10)
-    lesson = course.lesson(number)
+    lesson = course.item(number)  # a lesson, or a module's recall exercise (review-7)
     if lesson is None:
         raise EventError(f"{where}.lesson: there is no lesson {number!r} in this course")
     kinds = [value for value, _ in LearningEvent.KINDS]
@@ -214,7 +214,7 @@ def parse(course: Course, body: bytes) -> Batch:
         raise EventError(f"events must be a list of 1 to {MAX_EVENTS} events")
     missing = sorted({item["lesson"] for item in events if isinstance(item, dict)
                       and isinstance(item.get("lesson"), str) and len(item["lesson"]) <= 10
-                      and course.lesson(item["lesson"]) is None})
+                      and course.item(item["lesson"]) is None})
     if missing:
         raise EventError(f"there is no lesson {', '.join(map(repr, missing))} in this course",
                          unknown=missing)

@@ -187,8 +187,10 @@ def cells_for(scope: Scope, lessons: set[str]) -> dict[tuple[str, str], Cell]:
 def stuck_list(scope: Scope, cells: dict[tuple[str, str], Cell], order: dict[str, int]) -> list[dict]:
     """Who is stuck, on what, since when: longest stuck first."""
     people = scope.by_learner
+    # Lessons only (``order``): a recall exercise's runs are kept, but its page is the review.
     found = [{"member": people[cell.learner], "cell": cell, "stuck": cell.stuck}
-             for cell in cells.values() if cell.stuck is not None and cell.learner in people]
+             for cell in cells.values() if cell.stuck is not None and cell.learner in people
+             and cell.lesson in order]
     return sorted(found, key=lambda item: (item["stuck"].since, order.get(item["cell"].lesson, 0)))
 
 

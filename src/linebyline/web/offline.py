@@ -123,6 +123,9 @@ def _course_entries(view: CourseView) -> list[Entry]:
         if lesson.exercise is not None:
             body = checks_body(lesson)
             entries.append(Entry(view.exercise_data(lesson)["checksUrl"], _size(body), True))
+    for recall in view.course.recalls():
+        entries.append(Entry(view.exercise_data(recall)["checksUrl"],
+                             _size(checks_body(recall)), True))
     for name in sorted(view.scripts()):
         text = (view.course.path / name).read_bytes()
         entries.append(Entry(view.script_url(name), _size(text), True))

@@ -22,7 +22,15 @@ from django.urls import reverse
 
 from .. import runtime
 from ..authoring.computed import Computed, compute_lesson, compute_review
-from ..course import Course, CourseErrors, Lesson, Module, default_course_path, load_course
+from ..course import (
+    Course,
+    CourseErrors,
+    Lesson,
+    Module,
+    Recall,
+    default_course_path,
+    load_course,
+)
 from ..course.library import library_sources
 from ..course.parsons import distractor
 from ..course.prose import LESSON_REFERENCE, TAG, fill_facts, inline_markdown, markdown
@@ -199,7 +207,7 @@ class CourseView:
             rows.pop()  # the file's final newline is not a line to show
         return rows
 
-    def exercise_data(self, lesson: Lesson) -> dict[str, Any]:
+    def exercise_data(self, lesson: Lesson | Recall) -> dict[str, Any]:
         return exercise_data(self, lesson)
 
     def quiz_data(self, lesson: Lesson) -> list[dict[str, Any]]:
@@ -268,7 +276,14 @@ def questions_data(view: CourseView, quiz: tuple, prefix: str, computed: Compute
     return questions
 
 
-def exercise_data(view: CourseView, lesson: Lesson) -> dict[str, Any]:
+def checks_url(view: CourseView, item: Lesson | Recall) -> str:
+    """Where the page fetches the checks of a lesson, or of a module's recall exercise."""
+    if isinstance(item, Recall):
+        return reverse("recall-checks", args=[item.module]) + f"?v={view.version}"
+    return reverse("checks", args=[f"{item.number}-{item.slug}"]) + f"?v={view.version}"
+
+
+def exercise_data(view: CourseView, lesson: Lesson | Recall) -> dict[str, Any]:
     """The Build part's data for the browser; the solution stays out of the page (the
     checks' file carries it: "Stuck?" shows it from there when asked)."""
     exercise = lesson.exercise
@@ -279,7 +294,7 @@ def exercise_data(view: CourseView, lesson: Lesson) -> dict[str, Any]:
         "starter": exercise.starter,
         # The checks are Python for the worker, fetched when Python needs them: the page
         # itself stays light (they are the largest part of a lesson's data).
-        "checksUrl": reverse("checks", args=[f"{lesson.number}-{lesson.slug}"]) + f"?v={view.version}",
+        "checksUrl": checks_url(view, lesson),
         "checkNames": list(exercise.check_names),
         "hints": [view.html(hint, lesson) for hint in exercise.hints],
         # Captions are Markdown like hints (`code` in them), rendered here with HTML escaped.
@@ -381,7 +396,7 @@ def course_or_error(request: HttpRequest) -> tuple[CourseView | None, HttpRespon
                             {"errors": errors.errors}, status=500)
 
 
-def checks_body(lesson: Lesson) -> bytes:
+def checks_body(lesson: Lesson | Recall) -> bytes:
     """What a lesson's page fetches to check a learner's code: its checks and the reference."""
     return json.dumps({"checks": lesson.exercise.checks_source,
                        "reference": lesson.exercise.solution}).encode()

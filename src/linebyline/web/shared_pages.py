@@ -50,12 +50,15 @@ def _review_context(view, module) -> dict:
     review_quiz = view.review_quiz_data(module)
     quiz_data = review_quiz + [item for lesson in module.lessons for item in view.quiz_data(lesson)]
     lines = sorted({n for lesson in module.lessons for n in view.learned_lines(lesson)})
+    recall = module.review.recall if module.review else None
     return {
         "module": module, "lessons": lessons, "quiz_data": quiz_data,
         "summary": view.html(module.review.summary, module) if module.review else "",
         "review_quiz": (view.quiz_view(module.review.quiz, review_quiz, module)
                         if module.review else []),
         "line_count": len(lines),
+        # The recall exercise: the module's code again, from memory, checked by its lessons' checks.
+        "recall": recall, "exercise": view.exercise_data(recall) if recall else None,
         "rows": [row for row in view.program_rows() if row["number"] in lines],
         "next_module": view.next_module(module)}
 

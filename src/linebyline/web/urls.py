@@ -20,6 +20,7 @@ urlpatterns = [
     path("the-end/", end.page, name="end"),
     path("my-microgpt/course.json", mine.assembler_data, name="my-microgpt-assembler"),
     path("modules/<int:number>/review/", views.module_review, name="review"),
+    path("modules/<int:number>/review/checks.json", views.recall_checks, name="recall-checks"),
     re_path(r"^feedback/(?P<number>\d+\.\d+)/$", views.feedback, name="feedback"),
     path("runtime.json", views.runtime_bundle, name="runtime"),
     path("data/input.txt", views.dataset, name="dataset"),

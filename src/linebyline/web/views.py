@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_ratelimit.core import is_ratelimited
 from django_ratelimit.decorators import ratelimit
 
+from ..course.model import recall_number
 from . import offline, rendered
 from .forms import FeedbackForm
 from .models import LessonFeedback
@@ -81,6 +82,18 @@ def checks(request: HttpRequest, path: str) -> HttpResponse:
     if lesson is None or lesson.exercise is None:
         raise Http404("No such lesson")
     return HttpResponse(checks_body(lesson), content_type="application/json")
+
+
+@require_safe
+def recall_checks(request: HttpRequest, number: int) -> HttpResponse:
+    """The checks of a module's recall exercise (its lessons' checks, gathered) and its solution."""
+    view, error = course_or_error(request)
+    if error:
+        return JsonResponse({"error": "the course has errors"}, status=500)
+    recall = view.course.item(recall_number(number))
+    if recall is None:
+        raise Http404("No such module, or its review has no recall exercise")
+    return HttpResponse(checks_body(recall), content_type="application/json")
 
 
 @require_safe

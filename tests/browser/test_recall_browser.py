@@ -1,0 +1,61 @@
+"""A module's recall exercise on its review page, as a learner meets it: the module's code to
+write again from memory, its untouched starter not attempted, a known mistake told with the
+lesson's own message, hints that send the learner back to a lesson, and a pass that marks it
+done, kept in the progress after a reload."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from linebyline.course import apply_edits
+
+from ..conftest import the_course
+from .conftest import assert_axe_clean_light_and_dark, wait_for_python
+
+pytestmark = pytest.mark.browser
+RECALL = the_course().item("review-7")
+
+
+def set_editor_text(page: Page, text: str) -> None:
+    page.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(text)
+
+
+def check(page: Page) -> str:
+    page.click('[data-action="check"]')
+    summary = page.locator("[data-checks-summary]")
+    expect(summary).not_to_have_text("Checking…", timeout=60_000)
+    return summary.inner_text()
+
+
+def test_module_7_from_memory_on_its_review_page(server, page: Page):
+    exercise = RECALL.exercise
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server.url}/modules/7/review/")
+    section = page.locator("section.recall")
+    expect(section.locator("h2")).to_have_text("Module 7 from memory")
+    expect(section.locator(f'[data-status-of="{RECALL.number}"]')).to_have_text("Not started")
+    expect(section.locator(".check")).to_have_count(len(exercise.check_names))
+    assert_axe_clean_light_and_dark(page, "section.recall")
+    wait_for_python(page)
+
+    assert check(page).startswith("Not attempted yet")
+    mistake = exercise.mistakes[0]
+    set_editor_text(page, apply_edits(exercise.solution, mistake.edits))
+    check(page)
+    failed = section.locator('.check[data-check-status="fail"]').first
+    expect(failed).to_contain_text(mistake.check)
+    expect(failed.locator(".check-message")).to_contain_text(" ".join(mistake.message.split()[:12]))
+
+    page.click('[data-action="hint"]')
+    first_hint = section.locator("[data-hints] li").first
+    expect(first_hint.locator('a[href*="/lessons/7.2-"]')).to_have_count(1)  # back to the lesson
+
+    set_editor_text(page, exercise.solution)
+    assert check(page).startswith(f"All {len(exercise.check_names)} checks pass")
+    expect(section.locator(f'[data-status-of="{RECALL.number}"]')).to_have_text("Done")
+    page.reload()
+    expect(page.locator(f'section.recall [data-status-of="{RECALL.number}"]')).to_have_text("Done")
+    assert not errors, errors
