@@ -92,6 +92,22 @@ def test_a_mistake_that_no_check_catches(copy):
     assert "mistake 'harmless': every check passes, so no learner would be told" in done.stdout
 
 
+def test_a_mistake_that_never_ends_meets_the_learners_time_limit(copy):
+    """Lint runs the course's own files outside the sandbox (authoring/proving.py), under the
+    time limit a learner's check has: a mistake that loops forever is stopped and told."""
+    path = folder(copy, "7.5") / "lesson.yaml"
+    replace(path, "mistakes:\n", "mistakes:\n"
+            "    - name: endless\n"
+            "      edits: [{find: \"        self.grad = 1\\n\", "
+            "replace: \"        while True: pass\\n\"}]\n"
+            "      check: the example's gradients\n"
+            "      message: nothing\n")
+    done = run_cli("lint", str(copy), "--lesson", "7.5", timeout=120)
+    assert done.returncode == 1
+    assert "mistake 'endless': check \"the example's gradients\" says" in done.stdout
+    assert "ran past the 10 s time limit" in done.stdout, done.stdout[-2000:]
+
+
 def test_a_starter_that_already_passes(copy):
     lesson_dir = folder(copy, "7.5")
     (lesson_dir / "starter.py").write_text((lesson_dir / "solution.py").read_text() + "# TODO\n")

@@ -15,9 +15,9 @@ from ..course import Course, Lesson, Recall, apply_edits
 from ..course.model import recall_number
 from ..mine.scripts import NUM_STEPS, TRAINING_LOOP
 from ..runtime.words import plural
-from ..sandbox import check_source
 from . import lesson_standard
 from .computed import compute_lesson, compute_review, ship
+from .proving import Prover
 
 # "lesson 7.5", "7.5 (backward())", "lessons 3.3 to 3.5": where a recall hint sends the learner.
 LESSON_MENTION = re.compile(r"\b\d{1,2}\.\d{1,2}\b")
@@ -103,9 +103,12 @@ def lint_course(course: Course, require_full_coverage: bool = False,
                      + (f", predictions computed: {answers}" if answers else ""))
     # Each proof runs child processes, so threads keep every core busy; reports stay in order.
     recalls = [recall for recall in course.recalls() if not only or recall.number in only]
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        reports = list(pool.map(lambda lesson: lint_lesson(course, lesson), lessons))
-        reports += pool.map(lambda recall: lint_recall(course, recall), recalls)
+    # The runs go to one worker process per core (proving.py); twice as many threads keep them
+    # busy while each thread reads a result. Reports stay in the course's order.
+    threads = 2 * (os.cpu_count() or 2)
+    with Prover() as prover, ThreadPoolExecutor(max_workers=threads) as pool:
+        reports = list(pool.map(lambda lesson: lint_lesson(course, lesson, prover), lessons))
+        reports += pool.map(lambda recall: lint_recall(course, recall, prover), recalls)
     if not only:
         missing = [module.number for module in course.modules
                    if module.lessons and (module.review is None or module.review.recall is None)]
@@ -172,10 +175,10 @@ def _shipped_note(course: Course) -> str:
 
 
 
-def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
+def lint_lesson(course: Course, lesson: Lesson, prover: Prover) -> LessonReport:
     report = LessonReport(lesson)
-    _prove_exercise(report, lesson, lesson.path / "lesson.yaml", lesson.path / "solution.py",
-                    lesson.path / "starter.py")
+    _prove_exercise(report, prover, lesson, lesson.path / "lesson.yaml",
+                    lesson.path / "solution.py", lesson.path / "starter.py")
     if lesson.exercise.on_my_own:
         report.notes.append(f"on my own: {plural(len(lesson.exercise.on_my_own), 'TODO text')}, "
                             "the untouched on-my-own starter not-attempted too")
@@ -192,12 +195,13 @@ def lint_lesson(course: Course, lesson: Lesson) -> LessonReport:
     return report
 
 
-def lint_recall(course: Course, recall: Recall) -> LessonReport:
+def lint_recall(course: Course, recall: Recall, prover: Prover) -> LessonReport:
     """A module's recall exercise, proved as a Build is; its hints send the learner back to a
     lesson, and never hold a line of the answer."""
     report = LessonReport(recall)
     folder = recall.path.parent
-    _prove_exercise(report, recall, recall.path, folder / f"recall-{recall.module}/solution.py",
+    _prove_exercise(report, prover, recall, recall.path,
+                    folder / f"recall-{recall.module}/solution.py",
                     folder / f"recall-{recall.module}/starter.py")
     answer = {line.strip() for line in recall.exercise.solution.splitlines()
               if len(line.strip()) > 12} - {line.strip() for line in
@@ -222,12 +226,12 @@ def lint_recall(course: Course, recall: Recall) -> LessonReport:
     return report
 
 
-def _prove_exercise(report: LessonReport, item: Lesson | Recall, where: Path, solution_file: Path,
-                    starter_file: Path) -> None:
+def _prove_exercise(report: LessonReport, prover: Prover, item: Lesson | Recall, where: Path,
+                    solution_file: Path, starter_file: Path) -> None:
     """Both directions of a Build: the solution passes every check, the untouched starter is
     not attempted and fails when run anyway, and each known mistake gets its own message."""
     exercise = item.exercise
-    solution = check_source(item, exercise.solution, untouched_is_not_attempted=False)
+    solution = prover.check(item, exercise.solution, untouched_is_not_attempted=False)
     failing = [check for check in solution.checks if check.status != "pass"]
     for check in failing:
         report.problems.append(f"{solution_file}: the solution does not pass "
@@ -236,28 +240,29 @@ def _prove_exercise(report: LessonReport, item: Lesson | Recall, where: Path, so
         report.notes.append(f"solution passes all {plural(len(solution.checks), 'check')}")
 
     for level, starter in exercise.starters.items():
-        untouched = check_source(item, starter)
+        untouched = prover.check(item, starter)
         if untouched.status != "not-attempted":
             which = "starter" if level == "guided" else "on-my-own starter (`on_my_own`)"
             report.problems.append(f"{starter_file}: the untouched {which} should "
                                    f"be not-attempted, but is {untouched.status}")
     # Of the starter run as if edited, and of each known mistake, lint needs only the first check
     # that does not pass: the checks after it are not run (most of a cold lint's time).
-    edited = check_source(item, exercise.starter, untouched_is_not_attempted=False,
+    edited = prover.check(item, exercise.starter, untouched_is_not_attempted=False,
                           until_first_failure=True)
     if edited.status == "pass":
         report.problems.append(f"{starter_file}: the starter passes every check "
                                "even when run as if edited: the checks cannot tell it is unfinished")
     else:
         report.notes.append(f"starter is not-attempted, and run anyway it is {edited.status}")
-    _prove_mistakes(report, item, where)
+    _prove_mistakes(report, prover, item, where)
 
 
-def _prove_mistakes(report: LessonReport, item: Lesson | Recall, where: Path) -> None:
+def _prove_mistakes(report: LessonReport, prover: Prover, item: Lesson | Recall,
+                    where: Path) -> None:
     exercise = item.exercise
     messages: dict[str, str] = {}
     for mistake in exercise.mistakes:
-        result = check_source(item, apply_edits(exercise.solution, mistake.edits),
+        result = prover.check(item, apply_edits(exercise.solution, mistake.edits),
                               untouched_is_not_attempted=False, until_first_failure=True)
         first = next((check for check in result.checks if check.status != "pass"), None)
         place = f"{where}:{mistake.line}: mistake {mistake.name!r}"
