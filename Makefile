@@ -8,12 +8,16 @@ BUILT := src/linebyline/web/static/linebyline/dist/app.js
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: start test build docs
+.PHONY: start test build docs system-deps
+
+# The Python and the browser code install and build side by side.
+MAKEFLAGS += --jobs=2
 
 $(PY_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	# --no-compile: Python compiles what it imports when it first does, not all of every package
+	$(BIN)/pip install --quiet --no-compile -e '.[dev]'
 	touch $(PY_STAMP)
 
 $(JS_STAMP): frontend/package.json frontend/package-lock.json
@@ -31,6 +35,10 @@ start: build
 
 # Serve the documentation (docs/, mkdocs.yml) at http://127.0.0.1:8001/, rebuilt on every edit;
 # port 8001, so that it runs beside `make start`.
+# Chromium, PostgreSQL and the rest the tests need from the system (apt-get when missing).
+system-deps:
+	scripts/system-deps.sh
+
 docs: $(PY_STAMP)
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8001
 
@@ -40,8 +48,7 @@ docs: $(PY_STAMP)
 # Tests run in parallel, one worker per core (pytest-xdist); TEST_WORKERS=0 runs them in one.
 TEST_WORKERS ?= auto
 PG_URL ?= postgres://linebyline:linebyline@127.0.0.1:5432/linebyline
-test: build
-	scripts/system-deps.sh
+test: build system-deps
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir $(VENV)/site

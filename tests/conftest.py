@@ -91,6 +91,10 @@ def browser():
         launched.close()
 
 
+def _hold(route) -> None:
+    """Leave the request waiting: the page's Python stays "downloading" until the page closes."""
+
+
 class TestBrowser:
     """The shared Chromium, whose new contexts run no service worker unless a test asks for one
     (`service_workers="allow"`; the `service_worker` mark does it for the `context` fixture).
@@ -102,10 +106,14 @@ class TestBrowser:
 
     def __init__(self, launched) -> None:
         self._launched = launched
+        self.hold_python = False  # set for a test marked no_python (tests/browser/conftest.py)
 
     def new_context(self, **options):
         options.setdefault("service_workers", "block")
-        return self._launched.new_context(**options)
+        made = self._launched.new_context(**options)
+        if self.hold_python:
+            made.route("**/pyodide.mjs", _hold)
+        return made
 
     def __getattr__(self, name: str):
         return getattr(self._launched, name)

@@ -12,6 +12,7 @@ import json
 import re
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -508,6 +509,14 @@ MODULE_9_SPELLINGS = {"9.1": "alt_lo_then_hi.py", "9.2": "alt_plain_loops.py",
 TRAIN4_STEPS = 3
 
 
+@cache
+def _reference_train4(text: str, names_file: Path):
+    """The reference train4's run, once per test process (its three steps take seconds)."""
+    from linebyline.mine.terminal import run_recorded
+
+    return run_recorded(text, "train4.py", names_file, TRAIN4_STEPS, None, lambda line: None)
+
+
 def train4_beside_the_reference(assembler: Assembler, progress: dict[str, Work],
                                 names_file: Path) -> tuple[object, list]:
     """My microgpt's run of the learner's train4 and the reference's, step by step (the same
@@ -517,8 +526,7 @@ def train4_beside_the_reference(assembler: Assembler, progress: dict[str, Work],
     assembly = assembler.assemble("train4.py", progress)
     mine = run_recorded(assembly.text, assembly.filename, names_file, TRAIN4_STEPS, None,
                         lambda line: None)
-    reference = run_recorded(assembler.script("train4.py").text, "train4.py", names_file,
-                             TRAIN4_STEPS, None, lambda line: None)
+    reference = _reference_train4(assembler.script("train4.py").text, names_file)
     assert len(mine.losses) == len(reference.losses) == TRAIN4_STEPS
     return verdict(mine, reference), [r for r in assembly.regions if r.lesson in MODULE_9]
 

@@ -84,6 +84,16 @@ def service_workers(request: pytest.FixtureRequest) -> str:
     return "allow" if request.node.get_closest_marker("service_worker") else "block"
 
 
+@pytest.fixture(autouse=True)
+def python_if_needed(browser, request: pytest.FixtureRequest) -> Iterator[None]:
+    """A lesson page starts Python in the background, as a learner reads: about 2.5 s of a core.
+    In a test marked `no_python` (widgets drawn in the page, accounts, sync), every context the
+    test opens holds Pyodide's request instead, and the cores go to the tests that run Python."""
+    browser.hold_python = bool(request.node.get_closest_marker("no_python"))
+    yield
+    browser.hold_python = False
+
+
 @pytest.fixture
 def context(browser: Browser, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
     made = browser.new_context(viewport={"width": 1200, "height": 900},

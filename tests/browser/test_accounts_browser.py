@@ -14,7 +14,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from .conftest import Server, axe_violations
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 PASSWORD = "a long walk by the river"
 
 

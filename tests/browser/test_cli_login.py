@@ -18,7 +18,7 @@ from .conftest import free_port
 from .test_accounts_browser import new_username, sign_up
 from .test_sync_browser import account_has_draft, synced, type_draft
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 LESSON_75 = "/lessons/7.5-backward/"
 
 

@@ -10,7 +10,7 @@ from .test_accounts_browser import PASSWORD, new_username, sign_up
 from .test_progress_kept import KEY, LESSON_75
 from .test_sync_browser import synced, type_draft
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 EVENTS = "linebyline-events:microgpt"
 
 

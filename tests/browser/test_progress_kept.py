@@ -9,7 +9,7 @@ import json
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 KEY = "linebyline:progress:microgpt"
 LESSON_74 = "/lessons/7.4-building-value/"
 LESSON_75 = "/lessons/7.5-backward/"

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from .conftest import axe_violations
 from .test_accounts_browser import new_username, sign_in, sign_up
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 LEARNERS = ["b-aaaaaaaaaaaa", "b-k7qxm3pd2r9z"]  # two device ids, as progress.ts makes them
 
 

@@ -8,7 +8,7 @@ from playwright.sync_api import Browser, Page, expect
 from ..conftest import the_course
 from .conftest import service_workers
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 COURSE = the_course()
 PHONE = {"width": 390, "height": 844}
 

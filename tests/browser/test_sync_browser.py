@@ -12,7 +12,7 @@ from .conftest import axe_violations, eventually
 from .test_accounts_browser import new_username, sign_in, sign_out, sign_up
 from .test_progress_kept import KEY, LESSON_74, LESSON_75, done, import_progress
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 
 
 @pytest.fixture

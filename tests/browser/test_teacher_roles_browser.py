@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 from .classroom import PASSWORD, Background, make_sessions, sessions, signed_in_context, unique
 from .test_teaching_in_browser import passes_axe_and_fits_a_phone
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 MAKE_ACCOUNT = ("from django.contrib.auth.models import User; "
                 "User.objects.create_user({name!r}, password={password!r})")
 

@@ -20,7 +20,7 @@ from linebyline.course import apply_edits
 from .test_accounts_browser import new_username, sign_up
 from .test_cli_login import make_token
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 LESSON_23 = "/lessons/2.3-loss-as-surprise/"
 
 

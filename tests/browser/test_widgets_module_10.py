@@ -17,7 +17,7 @@ from playwright.sync_api import Locator, Page, expect
 from linebyline.course import default_course_path
 from linebyline.course.dataset import names_file
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 EPS = 1e-8
 
 

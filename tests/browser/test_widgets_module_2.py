@@ -18,7 +18,7 @@ from linebyline.mine.scripts import run_script
 
 from .conftest import busy_widget_passes_axe_and_fits_a_phone
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 PAGES = ["/lessons/2.1-the-27x27-table/", "/lessons/2.2-counts-to-probabilities/",
          "/lessons/2.3-loss-as-surprise/", "/lessons/2.4-sampling-until-bos/",
          "/lessons/2.5-what-one-letter-can-and-cannot-do/"]

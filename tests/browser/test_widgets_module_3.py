@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from .conftest import busy_widget_passes_axe_and_fits_a_phone
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 PAGES = ["/lessons/3.1-expressions-as-graphs/", "/lessons/3.2-operator-overloading/",
          "/lessons/3.3-topological-sort/", "/lessons/3.4-recursion-and-visited/",
          "/lessons/3.5-walking-it-in-reverse/"]

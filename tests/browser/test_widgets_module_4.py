@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from .conftest import busy_widget_passes_axe_and_fits_a_phone
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 PAGES = ["/lessons/4.1-slopes/", "/lessons/4.2-derivatives-by-nudging/",
          "/lessons/4.3-meet-log-and-exp/", "/lessons/4.4-the-chain-rule/",
          "/lessons/4.5-many-paths-add-up/", "/lessons/4.6-the-table-of-local-gradients/"]

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from linebyline.course.dataset import names_file
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 
 
 def number(text: str) -> float:

@@ -19,7 +19,7 @@ from linebyline.course.dataset import names_file
 
 from .conftest import busy_widget_passes_axe_and_fits_a_phone
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.no_python]
 
 
 def number(text: str) -> float:
