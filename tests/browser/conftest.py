@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -179,3 +180,67 @@ def busy_widget_passes_axe_and_fits_a_phone(page: Page, url: str,
         prepare(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert_axe_clean_light_and_dark(page, "#explore")
+
+
+# A Python worker of the pages' own kind, driven as a page drives it (python.ts), for many checks
+# on one Pyodide where pages would start one each (about 2.5 s of a core per start).
+_CHECK_IN_A_WORKER = """async ({urls, jobs}) => {
+  const worker = new Worker(urls.worker, {type: "module", name: "python"});
+  const secret = "tests";
+  const next = (wanted) => new Promise((resolve) => {
+    const heard = (event) => {
+      if (wanted(event.data)) { worker.removeEventListener("message", heard); resolve(event.data); }
+    };
+    worker.addEventListener("message", heard);
+  });
+  const ready = next((m) => m.type === "ready" || m.type === "failed");
+  worker.postMessage({type: "init", secret, pyodideUrl: urls.pyodide, runtimeUrl: urls.runtime,
+                      datasetUrl: urls.dataset, interrupt: null});
+  const started = await ready;
+  if (started.type !== "ready") throw new Error(started.error);
+  const results = [];
+  for (const [id, job] of jobs.entries()) {
+    const done = next((m) => (m.type === "done" || m.type === "crashed") && m.id === id);
+    worker.postMessage({type: "check", id, secret, job});
+    const answer = await done;
+    results.push(answer.type === "done" ? answer.result : {status: "crashed", error: answer.error});
+  }
+  worker.terminate();
+  return results;
+}"""
+
+
+def exercise_data(page: Page, url: str) -> dict:
+    """The Build's data a page holds (its json_script), fetched as the browser fetches the page."""
+    html = page.request.get(url).text()
+    found = re.search(r'<script id="exercise-data" type="application/json">(.*?)</script>', html,
+                      re.S)
+    assert found, f"{url} has no Build"
+    return json.loads(found.group(1))
+
+
+def check_in_a_worker(page: Page, base_url: str, builds: list[tuple[str, list[str]]]
+                      ) -> list[list[dict]]:
+    """For each (page URL, sources): the Build's checks on each source, in the browser's Python,
+    with what that page sends (its checks and reference, starters, file name). ``page`` must be
+    on a page of the site that starts no Python of its own (the course home)."""
+    jobs: list[dict] = []
+    data: dict = {}
+    for url, sources in builds:
+        data = exercise_data(page, base_url + url)
+        bundle = page.request.get(base_url + data["checksUrl"]).json()
+        base = {"lesson": data["lesson"], "checks": bundle["checks"],
+                "reference": bundle["reference"], "starter": data["starter"],
+                "ownStarter": (data.get("own") or {}).get("starter", ""),
+                "filename": data["filename"], "timeout": 60}
+        jobs += [{**base, "source": source} for source in sources]
+    body = page.locator("body")
+    urls = {"worker": body.get_attribute("data-worker-url"),
+            "pyodide": body.get_attribute("data-pyodide-url"),
+            "dataset": body.get_attribute("data-dataset-url"), "runtime": data["runtimeUrl"]}
+    results = page.evaluate(_CHECK_IN_A_WORKER, {"urls": urls, "jobs": jobs})
+    grouped, index = [], 0
+    for _, sources in builds:
+        grouped.append(results[index:index + len(sources)])
+        index += len(sources)
+    return grouped

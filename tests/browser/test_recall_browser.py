@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from linebyline.course import apply_edits
 
 from ..conftest import the_course
-from .conftest import assert_axe_clean_light_and_dark, wait_for_python
+from .conftest import assert_axe_clean_light_and_dark, check_in_a_worker, wait_for_python
 
 pytestmark = pytest.mark.browser
 RECALL = the_course().item("review-7")
@@ -59,3 +59,22 @@ def test_module_7_from_memory_on_its_review_page(server, page: Page):
     page.reload()
     expect(page.locator(f'section.recall [data-status-of="{RECALL.number}"]')).to_have_text("Done")
     assert not errors, errors
+
+
+
+def test_every_recall_is_judged_in_the_browsers_python_as_lint_judges_it(server, page: Page):
+    """All twelve, in Pyodide: the solution passes, the untouched starter is not attempted, and
+    the first known mistake is caught by its check with its message."""
+    page.goto(f"{server.url}/")  # the course home starts no Python of its own
+    recalls = list(the_course().recalls())
+    builds = [(f"/modules/{recall.module}/review/",
+               [recall.exercise.solution, recall.exercise.starter,
+                apply_edits(recall.exercise.solution, recall.exercise.mistakes[0].edits)])
+              for recall in recalls]
+    for recall, (solution, starter, wrong) in zip(recalls, check_in_a_worker(page, server.url,
+                                                                              builds)):
+        mistake = recall.exercise.mistakes[0]
+        assert solution["status"] == "pass", (recall.number, solution)
+        assert starter["status"] == "not-attempted", (recall.number, starter["status"])
+        first = next(check for check in wrong["checks"] if check["status"] != "pass")
+        assert (first["name"], first["message"]) == (mistake.check, mistake.message), recall.number
