@@ -244,3 +244,10 @@ def check_in_a_worker(page: Page, base_url: str, builds: list[tuple[str, list[st
         grouped.append(results[index:index + len(sources)])
         index += len(sources)
     return grouped
+
+
+def set_editor_text(page: Page, text: str) -> None:
+    """Replace everything in the editor at once, as a paste does (no auto-indent on the way)."""
+    page.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(text)

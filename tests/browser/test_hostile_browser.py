@@ -10,9 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from ..hostile_files import LESSON, hostile_files
-from .conftest import wait_for_python
+from .conftest import set_editor_text, wait_for_python
 from .test_content_security_policy import LISTEN
-from .test_every_lesson import set_editor_text
 
 pytestmark = pytest.mark.browser
 RESTARTED = ("Python crashed and was restarted", "Your code ended Python itself")

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import Server, axe_violations, wait_for_python
-from .test_every_lesson import set_editor_text
+from .conftest import Server, axe_violations, set_editor_text, wait_for_python
 from .test_lesson_walk import LESSON, check_and_wait, replace_todo, show_end_of_editor
 
 pytestmark = pytest.mark.browser

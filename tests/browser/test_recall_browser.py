@@ -10,16 +10,15 @@ from playwright.sync_api import Page, expect
 from linebyline.course import apply_edits
 
 from ..conftest import the_course
-from .conftest import assert_axe_clean_light_and_dark, check_in_a_worker, wait_for_python
+from .conftest import (
+    assert_axe_clean_light_and_dark,
+    check_in_a_worker,
+    set_editor_text,
+    wait_for_python,
+)
 
 pytestmark = pytest.mark.browser
 RECALL = the_course().item("review-7")
-
-
-def set_editor_text(page: Page, text: str) -> None:
-    page.locator(".cm-content").click()
-    page.keyboard.press("Control+a")
-    page.keyboard.insert_text(text)
 
 
 def check(page: Page) -> str:
