@@ -340,7 +340,8 @@ def test_progress_files_of_version_1_and_2_are_read_and_only_passing_code_is_you
 def test_a_lesson_that_cannot_be_read_is_left_out_and_named():
     data = progress_file(lessons={"7.4": {"status": "finished"}, "x": {"status": "done"},
                                   "7.5": {"status": "done", "draft": 3},
-                                  "3.1": {"status": "in-progress"}})
+                                  "3.1": {"status": "in-progress"},
+                                  "review-7": {"status": "done"}})  # a recall: no line of its own
     lessons, left_out = read_progress(data, "microgpt")
     assert lessons == {"7.5": Work("done", None, f"{NOT_KEPT}, so the reference is used"),
                        "3.1": Work("in-progress", None)}

@@ -895,6 +895,9 @@ def _blame(problem: _Problem, regions: list[Region], owners: list[_Candidate],
 # --- progress files ---------------------------------------------------------------------------
 
 LESSON_NUMBER = re.compile(r"^\d+\.\d+$")
+# A module's recall exercise (review-7): kept in the progress beside the lessons, but it places
+# no line of the program (its lines are the module's lessons'), so assembling passes it by.
+RECALL_NUMBER = re.compile(r"^review-\d+$")
 
 
 def read_progress(data: object, course_slug: str) -> tuple[dict[str, Work], list[str]]:
@@ -928,6 +931,8 @@ def read_lessons(lessons: Mapping[object, object]) -> tuple[dict[str, Work], lis
     found: dict[str, Work] = {}
     left_out: list[str] = []
     for number, entry in lessons.items():
+        if isinstance(number, str) and RECALL_NUMBER.match(number):
+            continue
         if not isinstance(number, str) or not LESSON_NUMBER.match(number):
             left_out.append(f"{number!r} is not a lesson number")
             continue
