@@ -1,6 +1,6 @@
 """Lesson 3.3, each node's children thrown away once it is listed (to be sure it is never gone
 through again): the order is right, but the graph the caller gave is left without its arrows."""
-# expect: fail | topological_sort on new trees, twice each | took the children away
+# expect: fail | topological_sort on new trees, twice each | took the children away from n1 and n2 (n1 was made from x1 and x2): after the call, n1 has no children any more
 # --- autograd: a number that remembers how it was made ---
 class Value:
     def __init__(self, data, children=(), local_grads=()):

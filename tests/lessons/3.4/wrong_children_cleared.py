@@ -1,6 +1,6 @@
 """Lesson 3.4, the sort throws each Value's children away once it is listed, to free memory:
 the order is right, but the graph the caller gave is left without its arrows."""
-# expect: fail | topological_sort on new graphs, twice each | took the children away
+# expect: fail | topological_sort on new graphs, twice each | (n1 was made from x1 and x3): after the call, n1 has no children any more
 # --- autograd: a number that remembers how it was made ---
 class Value:
     def __init__(self, data, children=(), local_grads=()):

@@ -1,5 +1,5 @@
 """Lesson 3.4, half done: seen is made, but visit does not use it yet."""
-# expect: fail | a Value used twice is listed once | nothing remembers
+# expect: fail | a Value used twice is listed once | visit() goes through a Value again each time it reaches it
 # --- autograd: a number that remembers how it was made ---
 class Value:
     def __init__(self, data, children=(), local_grads=()):

@@ -132,16 +132,25 @@ def _(code):
         fail(f"`e = Value(-6.0, (a, b))` should keep data -6, but e.data is {shown(e.data)}. The "
              "number comes first, the children second: each is stored on self under its own "
              "name.", fix=STORE_DATA_FIX)
+    if not hasattr(e, "_children"):
+        fail(NO_CHILDREN.replace("Value(2.0)", "e = Value(-6.0, (a, b))"), fix=UNDERSCORE_FIX)
     kids = e._children
     if not isinstance(kids, (tuple, list)) or len(kids) != 2:
         fail(f"`e = Value(-6.0, (a, b))` should keep its two children, but e._children is "
              f"{shown(kids)}. The parameter children has to be stored as it comes.",
              fix=UNDERSCORE_FIX)
+    if kids[0] is b and kids[1] is a:
+        fail("`e = Value(-6.0, (a, b))` should keep a and b as its children in that order, but "
+             "e._children holds b first, then a: they were swapped. The order matters: lesson 4.4 "
+             "pairs each child with the local grad at the same place.", fix=UNDERSCORE_FIX)
     if kids[0] is not a or kids[1] is not b:
+        held = [getattr(k, "data", k) for k in kids]
+        copies = held == [2.0, -3.0]
         fail("`e = Value(-6.0, (a, b))` should keep a and b themselves as its children, in that "
-             f"order, but e._children holds {shown([getattr(k, 'data', k) for k in kids])} in "
-             "other objects. The very tuple it was given has to be stored.",
-             fix=UNDERSCORE_FIX)
+             f"order, but e._children holds {shown(held)} in other objects"
+             + (": new ones with the same numbers, so the link from e to a and b is lost, and "
+                "nothing made from e can reach them any more." if copies else ".")
+             + " The very tuple it was given has to be stored.", fix=UNDERSCORE_FIX)
 
 
 @check("d = a * b + c, made by hand and walked from d")
@@ -156,21 +165,23 @@ def _(code):
         fail("`d = Value(e.data + c.data, (e, c), (1, 1))` made a Value without "
              "`._local_grads`. The third thing has to be kept too: later lessons use it.",
              fix="Store it: `self._local_grads = local_grads`.")
-    if tuple(d._local_grads) != (1, 1) or tuple(Value(2.0)._local_grads) != ():
+    kept, fresh = d._local_grads, Value(2.0)._local_grads
+    if not isinstance(kept, (tuple, list)) or tuple(kept) != (1, 1) or \
+            not isinstance(fresh, (tuple, list)) or tuple(fresh) != ():
         fail(f"`d = Value(e.data + c.data, (e, c), (1, 1))` should keep local_grads (1, 1), and "
-             f"a new Value (), but they are {shown(d._local_grads)} and "
-             f"{shown(Value(2.0)._local_grads)}. The parameter has to be stored as it comes.",
+             f"a new Value (), but they are {shown(kept)} and {shown(fresh)}. The parameter has "
+             "to be stored as it comes, and its default in the def line is the empty tuple ().",
              fix="Store it: `self._local_grads = local_grads`.")
 
     found = []
 
     def walk(node):  # down from d: every Value d was made from, children first
-        for child in node._children:
+        for child in getattr(node, "_children", ()) or ():  # None was told by an earlier check
             walk(child)
         found.append(node)
 
     walk(d)
-    leaves = [node.data for node in found if not node._children]
+    leaves = [node.data for node in found if not getattr(node, "_children", ())]
     if [node.data for node in found] != [2.0, -3.0, -6.0, 10.0, 4.0] or leaves != [2.0, -3.0, 10.0]:
         fail(f"Walking down from d should meet 2, -3, -6, 10 and 4, but met "
              f"{shown([node.data for node in found])}.")

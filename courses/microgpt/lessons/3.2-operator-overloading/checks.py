@@ -67,8 +67,9 @@ def _walk(out):
     return found
 
 
-def _graph(call, out, value_class, operands, want):
-    """`out` must be a Value with data `want`, built from `operands` by add, mul and pow only."""
+def _graph(call, out, value_class, operands, want, method=None):
+    """`out` must be a Value with data `want`, built from `operands` by add, mul and pow only;
+    `method` is the one under test, whose line a failure holds back in `fix`."""
     if not isinstance(out, value_class):
         fail(f"`{call}` should give a new Value, but gave {shown(out)}. Return a Value, built with "
              "+, * or ** on Values, so that the graph remembers what it was made from.")
@@ -88,9 +89,32 @@ def _graph(call, out, value_class, operands, want):
                  "so every node records its children the same way.")
     for operand in operands:
         if not any(node is operand for node in nodes):
-            fail(f"`{call}` gave the right number, but its graph does not reach the Value "
-                 f"{number(operand.data)} it was computed from. Use the Value itself (self or "
-                 "other), not a new Value made from its number.")
+            cutter = _cutter(value_class) or method
+            where = (f" This happens already in {cutter}: `Value(2.0) {OPS[cutter]} Value(3.0)` "
+                     "does not reach the Value 3 either, and the other operations are built on "
+                     "it." if cutter != method else "")
+            fail(f"`{call}` gave the right number, {number(want)}, but its graph does not reach "
+                 f"the Value {number(operand.data)} it was computed from: a new Value was made "
+                 "from its number (`.data`) and used in its place, which cuts the link, so "
+                 f"backward() could never hand that Value a gradient.{where} Use the Value "
+                 "itself (self or other) wherever it takes part.", fix=_line(cutter))
+
+
+OPS = {"__add__": "+", "__mul__": "*"}
+
+
+def _cutter(value_class):
+    """'__add__' or '__mul__' when Value(2.0) + (or *) Value(3.0) does not reach both Values."""
+    for method, op in OPS.items():
+        a, b = value_class(2.0), value_class(3.0)
+        try:
+            out = a + b if op == "+" else a * b
+        except Exception:  # noqa: BLE001 - a crash there is told by its own check
+            continue
+        nodes = _walk(out)
+        if not all(any(node is operand for node in nodes) for operand in (a, b)):
+            return method
+    return None
 
 
 def _innermost(error):
@@ -171,11 +195,11 @@ def _(code):
                  f"the number {number(want)}. {method} wrapped other although it already was a "
                  "Value. It may wrap other only when other is not a Value yet, and Python's "
                  "isinstance() tells which.", fix=_line(method))
-        _graph(f"Value(2.0) {op} Value(3.0)", both, V, [a, b], want)
+        _graph(f"Value(2.0) {op} Value(3.0)", both, V, [a, b], want, method)
         a = V(2.0)
         call = f"Value(2.0) {op} 3"
         out = _run(call, lambda: make(a, 3), method)
-        _graph(call, out, V, [a], want)
+        _graph(call, out, V, [a], want, method)
         if not isinstance(out._children[1], V) or out._children[1].data != 3:
             fail(f"`{call}` should keep the 3, wrapped into a new Value, as its second child, but "
                  f"its children are {shown([getattr(k, 'data', k) for k in out._children])}.",
@@ -187,7 +211,7 @@ def _(code):
     V = code.Value
     v = V(2.0)
     out = _run("-Value(2.0)", lambda: -v, "__neg__")
-    _graph("-Value(2.0)", out, V, [v], -2.0)
+    _graph("-Value(2.0)", out, V, [v], -2.0, "__neg__")
 
 
 @check("3 + v works")
@@ -195,7 +219,7 @@ def _(code):
     V = code.Value
     v = V(2.0)
     out = _run("3 + Value(2.0)", lambda: 3 + v, "__radd__")
-    _graph("3 + Value(2.0)", out, V, [v], 5.0)
+    _graph("3 + Value(2.0)", out, V, [v], 5.0, "__radd__")
 
 
 @check("subtraction both ways")
@@ -207,10 +231,10 @@ def _(code):
         fail("`Value(2.0) - 3` should give -1, but gave 1: the sign is flipped. In __sub__, self "
              "is the Value on the left and other the 3 on its right, so v - 3 is self plus the "
              "negative of other.", fix=_line("__sub__"))
-    _graph("Value(2.0) - 3", out, V, [v], -1.0)
+    _graph("Value(2.0) - 3", out, V, [v], -1.0, "__sub__")
     v, w = V(5.0), V(2.0)
     _graph("Value(5.0) - Value(2.0)", _run("Value(5.0) - Value(2.0)", lambda: v - w, "__sub__"),
-           V, [v, w], 3.0)
+           V, [v, w], 3.0, "__sub__")
     v = V(2.0)
     out = _run("3 - Value(2.0)", lambda: 3 - v, "__rsub__")
     if isinstance(out, V) and close(out.data, -1.0):
@@ -218,7 +242,7 @@ def _(code):
              "__rsub__ on the Value on the right, so inside it self is Value(2.0) and other is "
              "the 3: the subtraction is other - self, other plus the negative of self. Your "
              "__rsub__ computes self - other.", fix=_line("__rsub__"))
-    _graph("3 - Value(2.0)", out, V, [v], 1.0)
+    _graph("3 - Value(2.0)", out, V, [v], 1.0, "__rsub__")
 
 
 @check("2 * v works")
@@ -226,7 +250,7 @@ def _(code):
     V = code.Value
     v = V(3.0)
     out = _run("2 * Value(3.0)", lambda: 2 * v, "__rmul__")
-    _graph("2 * Value(3.0)", out, V, [v], 6.0)
+    _graph("2 * Value(3.0)", out, V, [v], 6.0, "__rmul__")
 
 
 @check("division both ways")
@@ -238,10 +262,10 @@ def _(code):
         fail("`Value(6.0) / 2` should give 3, but gave 12: it multiplied by 2 instead of "
              "dividing. Dividing by other is multiplying by other to the power -1 "
              "(2 ** -1 is 0.5).", fix=_line("__truediv__"))
-    _graph("Value(6.0) / 2", out, V, [v], 3.0)
+    _graph("Value(6.0) / 2", out, V, [v], 3.0, "__truediv__")
     v, w = V(6.0), V(2.0)
     _graph("Value(6.0) / Value(2.0)", _run("Value(6.0) / Value(2.0)", lambda: v / w,
-                                           "__truediv__"), V, [v, w], 3.0)
+                                           "__truediv__"), V, [v, w], 3.0, "__truediv__")
     v = V(2.0)
     out = _run("3 / Value(2.0)", lambda: 3 / v, "__rtruediv__")
     if isinstance(out, V) and close(out.data, 2 / 3):
@@ -249,7 +273,7 @@ def _(code):
              "is the wrong way round. In __rtruediv__, other is the 3 on the left and self the "
              "Value on the right, so the result is other times self to the power -1.",
              fix=_line("__rtruediv__"))
-    _graph("3 / Value(2.0)", out, V, [v], 1.5)
+    _graph("3 / Value(2.0)", out, V, [v], 1.5, "__rtruediv__")
 
 
 MESSY = "(2 - x) * y / 4 + 3 / (x - y) - (-y) + 5 * x ** 2 - 1"

@@ -25,9 +25,9 @@ INSIDE = ("The line that adds the node to order runs inside the loop over the ch
           "is added once per child, and a leaf, which has no children, is never added. It has "
           "to run once, after the loop.")
 INSIDE_FIX = "Un-indent `order.append(node)` one level, so it runs once, after the loop."
-NO_RECURSION = ("Only the children of out are in the list, not their own children: the loop adds "
-                "each child itself instead of visiting it, so visit never goes further down than "
-                "one step.")
+NO_RECURSION = ("Only the Value sorted and its own children are in the list, not their children: "
+                "the loop adds each child itself instead of visiting it, so visit never goes "
+                "further down than one step.")
 NO_RECURSION_FIX = "In the loop, call `visit(child)` instead of adding the child to order."
 FRONT = ("The list is back to front: every node comes before its children, and the output "
          "first. Each node goes in at the front of order instead of at its end.")
@@ -95,18 +95,34 @@ def _diagnose(code):
     return ""
 
 
+
+def _few(names, most=6):
+    """'a, b and c', or 'a, b, c, d, e and 7 more' past `most` names."""
+    names = list(names)
+    if len(names) > most:
+        return listing(names[:most - 1] + [f"{len(names) - most + 1} more"])
+    return listing(names)
+
+
+def _order_text(order, label, most=16):
+    """The sorted list by the nodes' names; past `most` entries, cut with its length."""
+    items = [label.get(id(node), "?") for node in order[:most]]
+    more = f", ... ({len(order)} entries in all)" if len(order) > most else ""
+    return "[" + ", ".join(items) + more + "]"
+
+
 def _judge(code, order, nodes, call, names):
     """Fail unless `order` holds every node of `nodes` once, each after its children."""
     label = {id(node): name for node, name in zip(nodes, names)}
-    shown = "[" + ", ".join(label.get(id(node), "?") for node in order) + "]"
+    shown = _order_text(order, label)
     problem = ""
     missing = [name for node, name in zip(nodes, names) if not any(n is node for n in order)]
     twice = [name for node, name in zip(nodes, names) if sum(n is node for n in order) > 1]
     strangers = [node for node in order if id(node) not in label]
     if missing:
-        problem = f"{listing(missing)} {'is' if len(missing) == 1 else 'are'} missing."
+        problem = f"{_few(missing)} {'is' if len(missing) == 1 else 'are'} missing."
     elif twice:
-        problem = f"{listing(twice)} {'appears' if len(twice) == 1 else 'appear'} more than once."
+        problem = f"{_few(twice)} {'appears' if len(twice) == 1 else 'appear'} more than once."
     elif strangers:
         problem = "It holds something that is not a node of this graph."
     else:
@@ -220,7 +236,11 @@ def _tree_text(leaves, steps):
             f"..., {made[-1]}")
 
 
+_CASE = {"text": "the tree"}  # the case being tried, for a message told while sorting it
+
+
 def _build_tree(space, leaves, steps):
+    _CASE["text"] = _tree_text(leaves, steps)
     Value = space.Value
     made = {}
     for index, number in enumerate(leaves):
@@ -272,7 +292,23 @@ def _sorted(space, args):
     root = args[0]
     before = _shape(root)
     order = space.topological_sort(root)
+    robbed = _robbed(before, _shape(root))
+    if robbed:  # told here, whatever the order: the two lists may well look alike
+        first = min(robbed, key=lambda node: _label_key(_LABELS.get(id(node), "?")))
+        had = listing(_LABELS.get(id(child), "?") for child in dict(before)[first])
+        fail(f"`topological_sort` on {_CASE['text']} took the children away from "
+             f"{_names(robbed)} ({_names([first])} was made from {had}): after the call, "
+             f"{_names([first])} has no children any more. topological_sort must leave the tree "
+             "as it found it, because whoever called it goes on using the tree: backward() "
+             "walks it next.")
     return _Sorted(order, root, before, _shape(root))
+
+
+def _robbed(before, after):
+    """The nodes whose children are not what they were before the call."""
+    kept = {id(node): children for node, children in after}
+    return [node for node, children in before
+            if [id(c) for c in kept.get(id(node), ())] != [id(c) for c in children]]
 
 
 def _label_key(label):
@@ -290,15 +326,6 @@ def _names(nodes, most=4):
 
 def _sort_problem(got, want):
     """Where got stops being a topological order of its tree (any right order passes), or ''."""
-    kept = {id(node): children for node, children in got.after}
-    robbed = [node for node, children in got.before
-              if [id(c) for c in kept.get(id(node), ())] != [id(c) for c in children]]
-    if robbed:
-        first = min(robbed, key=lambda node: _label_key(_LABELS.get(id(node), "?")))
-        had = listing(_LABELS.get(id(child), "?") for child in dict(got.before)[first])
-        return (f"it took the children away from {_names(robbed)} ({_names([first])} was made "
-                f"from {had}): topological_sort must leave the tree as it found it, because "
-                "whoever called it goes on using the tree")
     order = got.order
     if not isinstance(order, (list, tuple)):
         return "it should be a list of the tree's Values"

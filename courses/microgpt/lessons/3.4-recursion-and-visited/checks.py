@@ -13,9 +13,10 @@ import sys
 
 from linebyline.runtime import Case, agrees, calling, check, fail, listing, plural
 
-NO_SEEN = ("visit() goes through x each time it reaches it, and y reaches it twice: nothing "
-           "remembers which Values were visited already. seen has to be made next to order, as "
-           "an empty set, and visit may do its work only for a Value not in seen yet.")
+NO_SEEN = ("visit() goes through a Value again each time it reaches it, so a Value that two "
+           "others use (or one uses twice) is listed twice: nothing remembers which Values were "
+           "visited already. seen has to be made next to order, as an empty set, and visit may "
+           "do its work only for a Value not in seen yet.")
 NO_SEEN_FIX = ("Make the set next to the list, `order, seen = [], set()`, then start visit "
                "with `if node not in seen:` and `seen.add(node)`, with the old three lines "
                "under the if.")
@@ -161,17 +162,33 @@ def _diagnose(code):
     return ""
 
 
+
+def _few(names, most=6):
+    """'a, b and c', or 'a, b, c, d, e and 7 more' past `most` names."""
+    names = list(names)
+    if len(names) > most:
+        return listing(names[:most - 1] + [f"{len(names) - most + 1} more"])
+    return listing(names)
+
+
+def _order_text(order, label, most=16):
+    """The sorted list by the nodes' names; past `most` entries, cut with its length."""
+    items = [label.get(id(node), "?") for node in order[:most]]
+    more = f", ... ({len(order)} entries in all)" if len(order) > most else ""
+    return "[" + ", ".join(items) + more + "]"
+
+
 def _judge(code, order, nodes, labels, call):
     """Fail unless order holds each node once, after its children; say what is wrong."""
     name = {id(node): label for node, label in zip(nodes, labels)}
-    shown = "[" + ", ".join(name.get(id(node), "?") for node in order) + "]"
+    shown = _order_text(order, name)
     twice = [label for node, label in zip(nodes, labels) if sum(n is node for n in order) > 1]
     missing = [label for node, label in zip(nodes, labels) if not any(n is node for n in order)]
     problem = ""
     if twice:
-        problem = f"{listing(twice)} {'is' if len(twice) == 1 else 'are'} listed more than once."
+        problem = f"{_few(twice)} {'is' if len(twice) == 1 else 'are'} listed more than once."
     elif missing:
-        problem = f"{listing(missing)} {'is' if len(missing) == 1 else 'are'} missing."
+        problem = f"{_few(missing)} {'is' if len(missing) == 1 else 'are'} missing."
     elif any(id(node) not in name for node in order):
         problem = "It holds something that is not a Value of this graph."
     else:
@@ -316,7 +333,11 @@ def _graph_text(leaves, steps):
             f"..., {made[-1]}")
 
 
+_CASE = {"text": "the graph"}  # the case being tried, for a message told while sorting it
+
+
 def _build_graph(space, leaves, steps):
+    _CASE["text"] = _graph_text(leaves, steps)
     Value = space.Value
     made = {}
     for index, number in enumerate(leaves):
@@ -368,7 +389,23 @@ def _sorted(space, args):
     root = args[0]
     before = _shape(root)
     order = space.topological_sort(root)
+    robbed = _robbed(before, _shape(root))
+    if robbed:  # told here, whatever the order: the two lists may well look alike
+        first = min(robbed, key=lambda node: _label_key(_LABELS.get(id(node), "?")))
+        had = listing(_LABELS.get(id(child), "?") for child in dict(before)[first])
+        fail(f"`topological_sort` on {_CASE['text']} took the children away from "
+             f"{_names(robbed)} ({_names([first])} was made from {had}): after the call, "
+             f"{_names([first])} has no children any more. topological_sort must leave the graph "
+             "as it found it, because whoever called it goes on using the graph: backward() "
+             "walks it next.")
     return _Sorted(order, root, before, _shape(root))
+
+
+def _robbed(before, after):
+    """The nodes whose children are not what they were before the call."""
+    kept = {id(node): children for node, children in after}
+    return [node for node, children in before
+            if [id(c) for c in kept.get(id(node), ())] != [id(c) for c in children]]
 
 
 def _label_key(label):
@@ -386,15 +423,6 @@ def _names(nodes, most=4):
 
 def _sort_problem(got, want):
     """Where got stops being a topological order of its graph (any right order passes), or ''."""
-    kept = {id(node): children for node, children in got.after}
-    robbed = [node for node, children in got.before
-              if [id(c) for c in kept.get(id(node), ())] != [id(c) for c in children]]
-    if robbed:
-        first = min(robbed, key=lambda node: _label_key(_LABELS.get(id(node), "?")))
-        had = listing(_LABELS.get(id(child), "?") for child in dict(got.before)[first])
-        return (f"it took the children away from {_names(robbed)} ({_names([first])} was made "
-                f"from {had}): topological_sort must leave the graph as it found it, because "
-                "whoever called it goes on using the graph")
     order = got.order
     if not isinstance(order, (list, tuple)):
         return "it should be a list of the graph's Values"

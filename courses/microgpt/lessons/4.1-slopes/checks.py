@@ -139,18 +139,35 @@ def _curves(rng):
     yield _case("math.sqrt(x)", math.sqrt, 2.3, 1e-6, "a slope with many digits")
 
 
+_ASKED = {}  # the arguments of the call being compared, for a message of the check's own
+
+
+def _call_slope(space, args):
+    _ASKED["args"] = args
+    return space.slope_between(*args)
+
+
 def _slopes_differ(got, want):
-    """Where two slopes part, with every digit shown: a rounded slope differs past the 6th."""
+    """Where two slopes part, with every digit shown: a rounded slope differs past the 6th.
+
+    When the two only part past the digits a message shows, the check says so itself, in full,
+    rather than "returned 0.374304, but ours returns 0.374304"."""
     if not _is_number(got):
         return "slope_between must return the slope, a number"
     if math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12):
         return ""
-    for places in range(12):
-        if got == round(want, places):
-            return (f"written out in full, yours is {got!r} and ours {want!r}: yours is ours "
-                    f"rounded to {places} decimals, which throws digits of the slope away")
-    return f"written out in full, yours is {got!r} and ours {want!r}"
+    rounded = next((places for places in range(12) if got == round(want, places)), None)
+    why = (f": yours is ours rounded to {rounded} decimals, which throws digits of the slope away"
+           if rounded is not None else "")
+    if number(got) == number(want):
+        f, x, nudge = _ASKED["args"]
+        label = next((text for text, curve in CURVES if curve is f), "f(x)")
+        fail(f"`slope_between(f, {number(x)}, {number(nudge)})` with `f(x) = {label}` returned "
+             f"{got!r}, where ours returns {want!r}: the two agree in their first 6 digits, but "
+             f"not after{why}.", fix=FIX if rounded is None else "Return the slope as it comes, "
+             "without round(): `return slope`.")
+    return f"written out in full, yours is {got!r} and ours {want!r}{why}"
 
 
-agrees("slope_between", _curves, call=lambda space, args: space.slope_between(*args),
-       compare=_slopes_differ, name="slope_between on new curves, twice each")
+agrees("slope_between", _curves, call=_call_slope, compare=_slopes_differ,
+       name="slope_between on new curves, twice each")

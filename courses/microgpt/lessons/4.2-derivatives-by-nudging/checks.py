@@ -28,6 +28,14 @@ def _spy(curve, row, k, seen):
     return loss
 
 
+def _noting(curve, row, rows):
+    """curve, noting the whole row each time the loss is measured (which numbers moved)."""
+    def noted(x):
+        rows.append(list(row))
+        return curve(x)
+    return noted
+
+
 def _values(seen):
     return ", ".join(number(value) for value in seen) if seen else "nothing"
 
@@ -126,13 +134,24 @@ def _(code):
     cases = [(lambda x: x ** 2, "x ** 2", [5.0, -1.5], 1, 1e-3, -3.0),
              (lambda x: x ** 3, "x ** 3", [2.0, 7.0], 0, 1e-3, 12.0)]
     for curve, label, row, k, nudge, exact in cases:
-        call, got, _ = _call(code, curve, label, row, k, nudge)
+        old, before, rows = row[k], list(row), []
+        call, got, seen = _call(code, _noting(curve, row, rows), label, row, k, nudge)
         if not isinstance(got, (int, float)) or isinstance(got, bool):
             fail(f"`{call}` returned {shown(got)}, but should return the slope, a number.")
-        if not close(got, exact, rel=1e-5, abs_tol=1e-5):
-            fail(f"`{call}` gave {number(got)}, but the slope of {label} at "
-                 f"{number(row[k])} is {number(exact)}: the number nudged has to be row[k], the "
-                 "one at index k.", fix=f"Nudge the number at index k: `{UP}`.")
+        if close(got, exact, rel=1e-5, abs_tol=1e-5):
+            continue
+        seen_text = (f"`{call}` gave {number(got)}, but the slope of {label} at {number(old)} is "
+                     f"{number(exact)}")
+        moved = [index for index in range(len(row))
+                 if index != k and any(noted[index] != before[index] for noted in rows)]
+        if moved and all(value == old for value in seen):
+            fail(f"{seen_text}: row[{k}] stayed at {number(old)} while the loss was measured, "
+                 f"and row[{moved[0]}] moved instead. The number to nudge is row[k], the one at "
+                 f"index k = {k}.", fix=f"Nudge the number at index k: `{UP}`.")
+        fail(f"{seen_text}: name_loss was called with row[{k}] at {_values(seen)}, but it should "
+             f"be measured once at old + nudge = {number(old + nudge)} and once at old - nudge = "
+             f"{number(old - nudge)}, and rise over run taken of the two.",
+             fix=f"`{UP}`, `{MEASURE}`, `{DOWN}`, then the same for loss_down.")
     return "x ** 2 at -1.5 measures -3, and x ** 3 at 2 measures 12.000001: the slopes 2x and 3x²."
 
 

@@ -203,8 +203,17 @@ def _name_case(rng, length, note="", lopsided=False):
             row[(tokens[1] + 1) % len(row)] = 1e7
         return (tokens, min(16, len(tokens) - 1))
 
-    return Case(f"the tokens of {name!r} (n = {min(16, length + 1)}), on a table of counts "
-                f"from 1 to 9{', one of them 10,000,000' if lopsided else ''}", make, note)
+    text = (f"the tokens of {name!r} (n = {min(16, length + 1)}), on a table of counts from 1 "
+            f"to 9{', one of them 10,000,000' if lopsided else ''}")
+
+    def noted(space):
+        _ASKED["text"] = text
+        return make(space)
+
+    return Case(text, noted, note)
+
+
+_ASKED = {"text": "a name"}  # the case being compared, for a message of the check's own
 
 
 def _names(rng):
@@ -219,7 +228,15 @@ def _losses_differ(got, want):
         return "name_loss must return a number"
     if math.isclose(got, want, rel_tol=1e-7, abs_tol=1e-9):
         return ""
-    return f"written out in full, yours is {got!r} and ours {want!r}"
+    rounded = next((places for places in range(12) if got == round(want, places)), None)
+    why = (f": yours is ours rounded to {rounded} decimals, which throws digits of the loss away"
+           if rounded is not None else "")
+    if number(got) == number(want):  # said in full here: "returned 3.6143, but ours 3.6143"
+        fail(f"`name_loss` with {_ASKED['text']} returned {got!r}, where ours returns {want!r}: "
+             f"the two agree in their first 6 digits, but not after{why}. The loss has to be the "
+             "plain average of the surprises -log p, nothing added to them, nothing rounded.",
+             fix=AVERAGE_FIX if rounded is not None else "")
+    return f"written out in full, yours is {got!r} and ours {want!r}{why}"
 
 
 agrees("name_loss", _names, call=lambda space, args: space.name_loss(*args),

@@ -12,6 +12,7 @@ from linebyline.runtime import (
     calling,
     check,
     close,
+    differ,
     fail,
     mismatches,
     nudge_grads,
@@ -180,8 +181,14 @@ def _(code):
     return "e is used by d and by L: its two shares, 4 and -6, add up to -2."
 
 
-def _leaf_grads(space, args):
-    """out.backward() on a generated graph, every grad at 0 first; then each leaf's grad.
+# value_graphs' inputs, told apart from the numbers the operations wrap (1 and -1) by where they
+# start: x1 = Value(1.5), x2 = Value(-0.75), x3 = Value(2.25).
+INPUTS = {1.5: "x1", -0.75: "x2", 2.25: "x3"}
+
+
+def _input_grads(space, args):
+    """out.backward() on a generated graph, every grad at 0 first; then {"x1.grad": ..., ...}
+    for each input the graph is made from, so a message names every number it shows.
 
     Zeroing first makes both calls on the same graph start alike, so a visited set or list kept
     from one call to the next shows.
@@ -192,8 +199,24 @@ def _leaf_grads(space, args):
         node.grad = 0
     with calling("out.backward() on the generated graph"):
         out.backward()
-    leaves = [node for node in nodes if not node._children]
-    return [leaf.grad for leaf in sorted(leaves, key=lambda leaf: leaf.data)]
+    named = {INPUTS[node.data]: node.grad for node in nodes
+             if not node._children and node.data in INPUTS}
+    return {f"{name}.grad": named[name] for name in sorted(named)}
 
 
-agrees("backward()", value_graphs(), call=_leaf_grads, name="backward() on new graphs, twice each")
+def _grads_differ(got, want):
+    """Where two {"x1.grad": ...} answers part: "x1.grad is 1 but should be 110.262", or ""."""
+    for key, value in want.items():
+        if isinstance(got, dict) and key not in got:
+            name = key.split(".")[0]
+            return (f"{name} is not in out's graph any more, so backward() never reached it: an "
+                    f"operation on the way made its result from numbers alone, without its "
+                    "children")
+        found = differ(got.get(key) if isinstance(got, dict) else got, value, path=key)
+        if found:
+            return found
+    return ""
+
+
+agrees("backward()", value_graphs(), call=_input_grads, compare=_grads_differ,
+       name="backward() on new graphs, twice each")

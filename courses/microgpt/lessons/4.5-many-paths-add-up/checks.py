@@ -7,16 +7,20 @@ own (one path only, the output itself, the power not lowered, 2x for every power
 count no paths, -1 (microgpt's division) and 0.5, follow the same rule: a rule that counts paths
 with range(n) breaks there. Then every grad is compared with nudging, and backward() with ours on
 new graphs full of powers, each walked twice. The line to write is held back in `fix`.
+Before any rate is judged, `_linked` makes sure y holds x ** n and keeps x itself in its graph:
+a y made from x's number alone could never hand x a share, whatever rate it recorded.
 """
 from linebyline.runtime import (
     agrees,
     calling,
     check,
     close,
+    differ,
     fail,
     nudge_grads,
     number,
     require_own,
+    shown,
     value_graphs,
 )
 
@@ -35,6 +39,10 @@ def _slip(got, x, n, recorded):
                 "product. The rule the paths give for whole n, n * x ** (n - 1), holds for every "
                 "n: nudging confirms it, and microgpt needs it for ** -1 (division) and ** -0.5 "
                 "(rmsnorm).")
+    if close(got, x ** (n - 1)) and (n < 2 or n != int(n)):
+        return (f"That is x ** (n - 1) = {number(x ** (n - 1))}, without the factor n = "
+                f"{number(n)}: the rule the paths give for whole n, n * x ** (n - 1), holds for "
+                "every n.")
     if close(got, x ** (n - 1)):
         return (f"That is x ** (n - 1) = {number(x ** (n - 1))}, the rate along one path only. "
                 f"x ** {number(n)} is {number(n)} copies of x multiplied: {number(n)} paths, each "
@@ -77,11 +85,28 @@ def _rate_of_power(code, x, n):
                  "after the number makes a tuple of one.", fix=FIX)
         raise
     recorded = getattr(y, "_local_grads", ())
-    return call, base.grad, recorded
+    return call, base, y, recorded
+
+
+def _linked(call, base, y, want, name):
+    """y must be a Value holding `want`, with base in its graph: else no rate could reach base."""
+    if not isinstance(y, type(base)):
+        fail(f"`{call}` gave {shown(y)}, but should give a new Value, made with its child and "
+             "its local rate, so that backward() can walk from it.", fix=FIX)
+    if not isinstance(y.data, (int, float)) or not close(y.data, want, rel=1e-9, abs_tol=1e-12):
+        fail(f"`{call}` gave y.data = {shown(y.data)}, but {name} is {number(want)}.", fix=FIX)
+    if not any(node is base for node in _nodes(y)):
+        kids = [getattr(kid, "data", kid) for kid in (getattr(y, "_children", ()) or ())]
+        fail(f"`{call}` gave y the right number, {number(want)}, but x is not in y's graph (y's "
+             f"children: {shown(kids) if kids else 'none'}): y was made from x's number alone, "
+             "so backward() can never hand x its share, whatever rate is recorded. The new "
+             "Value has to keep self itself as its child.", fix=FIX)
 
 
 def _judge(code, x, n, note=""):
-    call, got, recorded = _rate_of_power(code, x, n)
+    call, base, y, recorded = _rate_of_power(code, x, n)
+    _linked(call, base, y, x ** n, f"{number(x)} ** {number(n)}")
+    got = base.grad
     want = n * x ** (n - 1)
     if close(got, want, rel=1e-9, abs_tol=1e-12):
         return
@@ -158,17 +183,42 @@ def _nodes(root):
     return found
 
 
-def _leaf_grads(space, args):
-    """out.backward() on a generated graph, every grad at 0 first; then each leaf's grad."""
+# value_graphs' inputs, told apart from the numbers the operations wrap (1 and -1) by where they
+# start: x1 = Value(1.5), x2 = Value(-0.75), x3 = Value(2.25).
+INPUTS = {1.5: "x1", -0.75: "x2", 2.25: "x3"}
+
+
+def _input_grads(space, args):
+    """out.backward() on a generated graph, every grad at 0 first; then {"x1.grad": ..., ...}
+    for each input the graph is made from, so a message names every number it shows.
+
+    Zeroing first makes both calls on the same graph start alike, so a visited set or list kept
+    from one call to the next shows.
+    """
     out = args[0]
     nodes = _nodes(out)
     for node in nodes:
         node.grad = 0
     with calling("out.backward() on the generated graph"):
         out.backward()
-    leaves = [node for node in nodes if not node._children]
-    return [leaf.grad for leaf in sorted(leaves, key=lambda leaf: leaf.data)]
+    named = {INPUTS[node.data]: node.grad for node in nodes
+             if not node._children and node.data in INPUTS}
+    return {f"{name}.grad": named[name] for name in sorted(named)}
 
 
-agrees("backward()", value_graphs(ops=("**", "*", "+", "/")), call=_leaf_grads,
-       name="powers in new graphs, twice each")
+def _grads_differ(got, want):
+    """Where two {"x1.grad": ...} answers part: "x1.grad is 1 but should be 110.262", or ""."""
+    for key, value in want.items():
+        if isinstance(got, dict) and key not in got:
+            name = key.split(".")[0]
+            return (f"{name} is not in out's graph any more, so backward() never reached it: an "
+                    f"operation on the way made its result from numbers alone, without its "
+                    "children")
+        found = differ(got.get(key) if isinstance(got, dict) else got, value, path=key)
+        if found:
+            return found
+    return ""
+
+
+agrees("backward()", value_graphs(ops=("**", "*", "+", "/")), call=_input_grads,
+       compare=_grads_differ, name="powers in new graphs, twice each")

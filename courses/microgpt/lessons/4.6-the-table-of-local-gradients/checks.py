@@ -6,6 +6,8 @@ of their own (log x or x for log's 1 / x, x for exp's exp x, relu's output or `>
 and a bare number instead of a tuple makes backward() fail in a way of its own. Then every grad
 of a graph using all six rows is compared with nudging, and backward() with ours on new graphs
 of log, exp and relu, each walked twice. The lines to write are held back in `fix`.
+Before any rate is judged, `_linked` makes sure y holds the right number and keeps x itself in
+its graph wherever x should get a share: a y made from x's number alone could never hand x one.
 """
 import math
 
@@ -15,10 +17,12 @@ from linebyline.runtime import (
     calling,
     check,
     close,
+    differ,
     fail,
     nudge_grads,
     number,
     require_own,
+    shown,
 )
 
 FIXES = {
@@ -87,12 +91,35 @@ def _rate_of(code, op, x):
                  "one per child, so they have to come in a tuple, even when there is only one: a "
                  "comma after the number makes a tuple of one.", fix=FIXES[op])
         raise
-    return call, base.grad, getattr(y, "_local_grads", ())
+    return call, base, y, getattr(y, "_local_grads", ())
+
+
+PLAIN = {"log": math.log, "exp": math.exp, "relu": lambda x: max(0.0, x)}
+
+
+def _linked(call, op, base, y, x, rate):
+    """y must be a Value holding op(x), with base in its graph wherever base should get a share
+    (a relu at or below 0 may leave it out: its rate there is 0 anyway)."""
+    want = PLAIN[op](x)
+    if not isinstance(y, type(base)):
+        fail(f"`{call}` gave {shown(y)}, but should give a new Value, made with its child and "
+             "its local rate, so that backward() can walk from it.", fix=FIXES[op])
+    if not isinstance(y.data, (int, float)) or not close(y.data, want, rel=1e-9, abs_tol=1e-12):
+        fail(f"`{call}` gave y.data = {shown(y.data)}, but {op}({number(x)}) is {number(want)}.",
+             fix=FIXES[op])
+    if rate != 0 and not any(node is base for node in _nodes(y)):
+        kids = [getattr(kid, "data", kid) for kid in (getattr(y, "_children", ()) or ())]
+        fail(f"`{call}` gave y the right number, {number(want)}, but x is not in y's graph (y's "
+             f"children: {shown(kids) if kids else 'none'}): y was made from x's number alone, "
+             "so backward() can never hand x its share, whatever rate is recorded. The new "
+             "Value has to keep self itself as its child.", fix=FIXES[op])
 
 
 def _judge(code, op, x):
-    call, got, recorded = _rate_of(code, op, x)
+    call, base, y, recorded = _rate_of(code, op, x)
     want = RULE[op](x)
+    _linked(call, op, base, y, x, want)
+    got = base.grad
     if isinstance(got, (int, float)) and close(got, want, rel=1e-9, abs_tol=1e-12):
         return
     if op == "relu" and x == 0:
@@ -147,12 +174,28 @@ def _(code):
              for name, got, slope in (("w", w.grad, want[0]), ("x", x.grad, want[1]))
              if not close(got, slope, rel=1e-5, abs_tol=1e-7)]
     if wrong:
+        op, at = _culprit(code, {"log": (1 / 27, 0.512), "exp": (0.64,), "relu": (0.3,)})
+        which = (f" Your {op} is the row that is off: at {number(at)}, it hands x a rate other "
+                 f"than {RULE_TEXT[op]}." if op else "")
         fail(f"With w = Value(1.0), x = Value(0.8) and {MESSY}, nudging each up and down by a "
              f"tiny h measures how fast L moves, and backward() must agree: {'; '.join(wrong)}. "
-             "Every row of the table is at work here: log's 1 / x, exp's exp x, relu's 1 or 0.",
-             fix=FIXES["log"])
+             f"Every row of the table is at work here: log's 1 / x, exp's exp x, relu's 1 or 0."
+             f"{which}", fix=FIXES.get(op, ""))
     return (f"{MESSY}: w.grad = {number(w.grad)} and x.grad = {number(x.grad)}, as nudging "
             "measures. All six rows of the table, and the paths, add up.")
+
+
+def _culprit(code, points):
+    """(op, x): the first of log, exp and relu whose rate at x (one of `points`, the numbers a
+    graph feeds it) is not its row of the table; (None, None) when all three agree with it."""
+    for op, xs in points.items():
+        for x in xs:
+            base = code.Value(float(x))
+            y = getattr(base, op)()
+            y.backward()
+            if not isinstance(base.grad, (int, float)) or not close(base.grad, RULE[op](x)):
+                return op, x
+    return None, None
 
 
 # --- the differential check: new graphs of log, exp and relu ---------------------------------
@@ -194,7 +237,16 @@ def _build(space, leaves, steps):
             v = v + named[other]
         else:
             v = v * named[other]
-    return (v,)
+    return (_Graph(v, named),)
+
+
+class _Graph:
+    """A generated graph: its output and its inputs by name. It has no `data`, so the check
+    compares what backward() leaves in x1 and x2, not the shape of the graph: a relu that
+    returns self above 0 builds a graph of another shape with the very same gradients."""
+
+    def __init__(self, out, named):
+        self.out, self.named = out, named
 
 
 def _graphs(rng):
@@ -218,16 +270,25 @@ def _nodes(root):
     return found
 
 
-def _leaf_grads(space, args):
-    """out.backward() on a generated graph, every grad at 0 first; then x1's and x2's grads."""
-    out = args[0]
-    nodes = _nodes(out)
-    for node in nodes:
+def _input_grads(space, args):
+    """out.backward() on a generated graph, every grad at 0 first; then {"x1.grad": ...,
+    "x2.grad": ...}, so a message names every number it shows."""
+    graph = args[0]
+    for node in _nodes(graph.out):
         node.grad = 0
-    with calling("out.backward() on the generated graph"):
-        out.backward()
-    leaves = [node for node in nodes if not node._children]
-    return [leaf.grad for leaf in sorted(leaves, key=lambda leaf: leaf.data)]
+    with calling("v.backward() on the generated graph"):
+        graph.out.backward()
+    return {f"{name}.grad": leaf.grad for name, leaf in graph.named.items()}
 
 
-agrees("backward()", _graphs, call=_leaf_grads, name="log, exp and relu in new graphs, twice each")
+def _grads_differ(got, want):
+    """Where two {"x1.grad": ...} answers part: "x1.grad is 1 but should be 0.25", or ""."""
+    for key, value in want.items():
+        found = differ(got.get(key) if isinstance(got, dict) else got, value, path=key)
+        if found:
+            return found
+    return ""
+
+
+agrees("backward()", _graphs, call=_input_grads, compare=_grads_differ,
+       name="log, exp and relu in new graphs, twice each")
