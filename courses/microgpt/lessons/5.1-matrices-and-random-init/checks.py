@@ -6,9 +6,12 @@ way of writing matrix() that draws the same numbers in the same order passes (a 
 loops, appending); matrix() is called twice first, so a list of rows kept between calls shows.
 The fourth check repeats train1.py's start on its own (seed 42, the shuffle, then every draw)
 and finds every one of the learner's numbers where it belongs; the fifth runs the file again on
-a names file of four letters, where a shape written as 27 instead of vocab_size shows; the last
-compares matrix() with ours on other shapes and spreads, after the same seed.
+a names file of four letters, where a shape written as 27 instead of vocab_size shows; the
+sixth runs it again with n_embd = 8 (every literal 16 of the file read as 8), where a hidden width
+written as 64 instead of 4 * n_embd shows; the last compares
+matrix() with ours on other shapes and spreads, after the same seed.
 """
+import copy
 import random
 
 from linebyline.runtime import (
@@ -290,6 +293,38 @@ def _(code):
                  "letters the names hold.", fix=FIX_WEIGHTS)
     return (f"With only the letters a to d, your weights are {ours.vocab_size} × 16, 64 × 16 and "
             f"{ours.vocab_size} × 64, as they should be.")
+
+
+class _Resized:
+    """The learner's file as rerun() runs it, with every literal 16 of its top level read as
+    `width`: n_embd = 16 is the only 16 the given lines use for a size (block_size, also 16, is
+    not read here), so the file runs again as a model of another width."""
+
+    def __init__(self, code, width):
+        program = copy.copy(code._program)
+        consts = tuple(width if type(c) is int and c == 16 else c for c in program.code.co_consts)
+        program.code = program.code.replace(co_consts=consts)
+        self._program = program
+
+
+@check("the shapes follow n_embd")
+def _(code):
+    with calling("your file, run again with n_embd = 8 (every 16 in it read as 8) on a names "
+                 "file with only the letters a, b, c and d"):
+        theirs = rerun(_Resized(code, 8), {"input.txt": FEW_LETTERS})
+    if theirs.n_embd != 8:
+        return None  # n_embd is not the given line's 16: nothing to compare
+    vocab_size = theirs.vocab_size
+    for name, (rows, cols) in _wanted_shapes(vocab_size, 8).items():
+        got = _shape(theirs.weights.get(name))
+        if got != (rows, cols):
+            has = f"{got[0]} rows of {got[1]}" if got else shown(theirs.weights.get(name))
+            fail(f"With n_embd = 8 (your file run again with every 16 in it read as 8, on a "
+                 f"names file of only a, b, c and d), weights['{name}'] should have {rows} rows "
+                 f"of {cols} numbers ({WHY[name]}), but it has {has}. With n_embd = 16 the two "
+                 "agree, but a number written by hand stays the same when n_embd changes: the "
+                 "shapes must be built from n_embd and vocab_size.", fix=FIX_WEIGHTS)
+    return "With n_embd = 8, your weights are 5 × 8, 32 × 8 and 5 × 32, as they should be."
 
 
 def _shapes(rng):

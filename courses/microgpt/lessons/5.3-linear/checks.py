@@ -53,6 +53,17 @@ def _by_hand(x, w):
     return [_dot(row, x) for row in w]
 
 
+def _first_off(got, want):
+    """Where a list of outputs first parts from the one wanted, in words."""
+    if not isinstance(got, (list, tuple)) or len(got) != len(want):
+        size = len(got) if isinstance(got, (list, tuple)) else None
+        return (f"gave {shown(got)}" if size is None else
+                f"gave {size} numbers where there should be {len(want)}")
+    i = next(i for i, (g, w) in enumerate(zip(got, want))
+             if not (_is_number(g) and close(g, w, 1e-9, 1e-12)))
+    return f"gave output [{i}] = {shown(got[i])} where it should be {number(want[i])}"
+
+
 def _again(code, first, want):
     """Call the example a second time, on fresh lists: the same answer, and w left as it was."""
     w = [list(row) for row in W]
@@ -153,14 +164,26 @@ def _(code):
         with calling(f"linear(weights['wte'][{token}], weights['mlp_fc1'])"):
             pre = code.linear(x, weights['mlp_fc1'])
         if not _same(pre, want_pre):
-            fail(f"For token {token}, linear(x, weights['mlp_fc1']) does not match the 64 dot "
-                 "products worked out with plain loops.")
+            fail(f"For token {token}, `linear(weights['wte'][{token}], weights['mlp_fc1'])` "
+                 f"{_first_off(pre, want_pre)}, the dot product of row i of weights['mlp_fc1'] "
+                 "with x, worked out with plain loops.")
         with calling(f"mlp({token})"):
             _, h, logits = code.mlp(token)
         want_logits = _by_hand([max(0.0, a) for a in want_pre], weights['mlp_fc2'])
         if not _same(logits, want_logits):
-            fail(f"For token {token}, the 27 logits of mlp() do not match a by-hand calculation "
-                 "with plain loops. The lines of mlp() were given: were they changed?")
+            h_right = [max(0.0, a) for a in want_pre]
+            with calling(f"linear(h, weights['mlp_fc2']) for token {token}"):
+                direct = code.linear(list(h_right), weights['mlp_fc2'])
+            if not _same(direct, want_logits):
+                fail(f"For token {token}, `linear(h, weights['mlp_fc2'])`, on rows of "
+                     f"{len(h_right)} numbers, {_first_off(direct, want_logits)}, the dot "
+                     "product of that row with h worked out with plain loops. On the rows of "
+                     f"{len(x)} numbers of weights['mlp_fc1'] it was right: each output must use "
+                     "every pair of its row, however long the row is.")
+            fail(f"For token {token}, the logits of `mlp({token})` "
+                 f"{_first_off(logits, want_logits)[5:]}, though your linear gives the right "
+                 "numbers when called on its own. The lines of mlp() were given: were they "
+                 "changed?")
     multiplications = len(weights['mlp_fc1']) * len(weights['mlp_fc1'][0]) + \
         len(weights['mlp_fc2']) * len(weights['mlp_fc2'][0])
     return (f"All match for BOS and every letter of {name!r}: {multiplications} multiplications "

@@ -164,10 +164,13 @@ def _(code):
     for token in tokens:
         x, h, logits = _run(code, token)
         h_right = _relu(_linear(list(weights['wte'][token]), weights['mlp_fc1']))
-        if not _same(h, h_right) or not _same(logits, _linear(h_right, weights['mlp_fc2'])):
-            fail(f"For token {token}, mlp() does not match the forward pass worked out with "
-                 "plain loops: x = its row of wte, h = ReLU of linear(x, mlp_fc1), logits = "
-                 "linear(h, mlp_fc2).")
+        want_logits = _linear(h_right, weights['mlp_fc2'])
+        for label, got, want in (("h", h, h_right), ("the logits", logits, want_logits)):
+            if not _same(got, want):
+                fail(f"For token {token}, `mlp({token})` gave {label} starting {_numbers(got)}, "
+                     f"but the forward pass worked out with plain loops gives "
+                     f"{_numbers(want)}: x = its row of wte, h = ReLU of linear(x, mlp_fc1), "
+                     "logits = linear(h, mlp_fc2).")
         zeros += sum(1 for a in h_right if a == 0)
     width = len(weights['mlp_fc1'])
     return (f"All {len(tokens)} tokens match. ReLU sets {zeros / len(tokens):.1f} of the {width} "

@@ -235,8 +235,13 @@ def _(code):
             shifted = code.softmax([v + 100.0 for v in logits])
         want = _softmax(logits)
         if not _same(probs, want, 1e-7):
-            fail(f"For token {token}, softmax of the model's {len(logits)} logits does not match "
-                 "math.exp of each logit minus the biggest, divided by their sum.")
+            where = (f"gave {shown(probs)}" if not isinstance(probs, (list, tuple))
+                     or len(probs) != len(want) else next(
+                         f"gave probability [{i}] = {shown(p)} where it should be {number(w)}"
+                         for i, (p, w) in enumerate(zip(probs, want))
+                         if not (_is_number(p) and close(p, w, 1e-7, 1e-12))))
+            fail(f"For token {token}, softmax of the model's {len(logits)} logits {where}: "
+                 "math.exp of each logit minus the biggest, divided by the sum of them all.")
         if not _same(shifted, want, 1e-7):
             fail(f"For token {token}, adding 100 to every logit changed what softmax returned. "
                  "Subtracting the biggest logit makes softmax ignore such a shift.")

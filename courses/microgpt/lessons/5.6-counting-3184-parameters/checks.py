@@ -4,9 +4,12 @@ The count is read from what the file printed, so any way of counting passes (a g
 with a counter, rows times columns). Wrong counts are recognised by recomputing the classic
 mistakes on the learner's own matrices: rows only, matrices only, one row per matrix, mlp_fc2
 with the wrong shape. The third runs the file again on a names file of four letters, where a
-count written from the course's shapes (27 tokens) no longer holds; the last works the count out
+count written from the course's shapes (27 tokens) no longer holds; the fourth runs it again
+with n_embd = 8 (every literal 16 of the file read as 8), where a width written as 16 or 64 by
+hand shows; the last works the count out
 from the shapes and input.txt alone.
 """
+import copy
 import re
 
 from linebyline.runtime import calling, check, fail, listing, printed, reference, rerun
@@ -94,6 +97,37 @@ def _(code):
          f"matrices hold {want} numbers ({shapes}), but your file printed \"parameters: {got}\"."
          " With the course's names the two agree, but the count must come from the matrices "
          "themselves, whatever letters the names hold.", fix=FIX)
+
+
+class _Resized:
+    """The learner's file as rerun() runs it, with every literal 16 of its top level read as
+    `width`: n_embd = 16 is the only 16 the given lines use for a size (block_size, also 16, is
+    not read here), so the file runs again as a model of another width."""
+
+    def __init__(self, code, width):
+        program = copy.copy(code._program)
+        consts = tuple(width if type(c) is int and c == 16 else c for c in program.code.co_consts)
+        program.code = program.code.replace(co_consts=consts)
+        self._program = program
+
+
+@check("the count follows n_embd")
+def _(code):
+    with calling("your file, run again with n_embd = 8 (every 16 in it read as 8) on a names "
+                 "file with only the letters a, b, c and d"):
+        theirs = rerun(_Resized(code, 8), {"input.txt": FEW_LETTERS})
+    if theirs.n_embd != 8:
+        return None  # n_embd is not the given line's 16: nothing to compare
+    got = _printed_count(theirs)
+    want = sum(len(row) for mat in theirs.weights.values() for row in mat)
+    if got == want:
+        return None
+    shapes = ", ".join(f"{name} {len(mat)} × {len(mat[0])}" for name, mat in theirs.weights.items())
+    fail(f"With n_embd = 8 (your file run again with every 16 in it read as 8, on a names file "
+         f"of only a, b, c and d), the matrices hold {want} numbers ({shapes}), but your file "
+         f"printed \"parameters: {got}\". With n_embd = 16 the two agree, but a number written "
+         "by hand for a width stays the same when n_embd changes: the count must come from the "
+         "matrices themselves.", fix=FIX)
 
 
 @check("3,184 from the shapes")

@@ -123,7 +123,7 @@ def _(code):
                     f"{number(p / n)}, but it is {number(got)}.")
             if close(got, (p - 1) / n, rel=1e-9, abs_tol=1e-12):
                 fail(f"{seen} 1 was subtracted from every token, not only from the target: the "
-                     "one-hot vector is 1 at the target and 0 everywhere else. (Then the "
+                     "one-hot vector is 1 at the target and 0 everywhere else. (With the one-hot right, the "
                      f"{len(dlogits)} numbers add up to 0; yours add up to "
                      f"{number(sum(dlogits))}.)", fix=FIX)
             fail(f"{seen} Every token other than the target gets its probability over n: raising "

@@ -17,21 +17,24 @@ from linebyline.runtime import (
     close,
     differ,
     fail,
+    learner_line,
     number,
     plain,
     replacing,
 )
 
-FIX_FC2 = ("In the first loop: `grads['mlp_fc2'][i][j] += d * hj` and "
-           "`dh[j] += d * weights['mlp_fc2'][i][j]`.")
+# Each fix holds only the line a message has found wrong, never a line that may be right.
+FIX_FC2 = "In the first loop: `grads['mlp_fc2'][i][j] += d * hj`."
+FIX_DH = "In the first loop: `dh[j] += d * weights['mlp_fc2'][i][j]`."
 FIX_GATE = "The gate: `if h[j] > 0:`."
-FIX_FC1 = ("Under the gate: `grads['mlp_fc1'][j][k] += d * xk` and "
-           "`grads['wte'][token][k] += d * weights['mlp_fc1'][j][k]`.")
+FIX_FC1 = "Under the gate: `grads['mlp_fc1'][j][k] += d * xk`."
+FIX_WTE = "Under the gate: `grads['wte'][token][k] += d * weights['mlp_fc1'][j][k]`."
+LINE_OF = {"mlp_fc2": FIX_FC2, "mlp_fc1": FIX_FC1, "wte": FIX_WTE}  # the line that fills grads[name]
 
-INDEX_HELP = ("An index ran past the end of a list. mlp_fc2 has one row per logit i and one "
-              "column per hidden unit j, so the weight joining h[j] to logits[i] is "
-              "weights['mlp_fc2'][i][j]; mlp_fc1 has one row per unit j and one column per "
-              "input k, so it is weights['mlp_fc1'][j][k].")
+INDEX_HELP = ("mlp_fc2 has one row per logit i and one column per hidden unit j, so the weight "
+              "joining h[j] to logits[i] is weights['mlp_fc2'][i][j]; mlp_fc1 has one row per "
+              "unit j and one column per input k, so it is weights['mlp_fc1'][j][k]. h and dh "
+              "hold one number per unit j, x one per input k.")
 
 
 def _zero(code):
@@ -86,8 +89,10 @@ def _one_position(code):
     try:
         with calling(call):
             code.position_loss(token, target, n)
-    except IndexError:
-        fail(f"`{call}` raised IndexError. {INDEX_HELP}")
+    except IndexError as error:
+        line = learner_line(error, code)
+        at = f" on line {line} of your code" if line is not None else ""
+        fail(f"`{call}` raised IndexError{at}: an index ran past the end of a list. {INDEX_HELP}")
     where = (f"After `{call}` (reading {code.chars[token]!r} in {doc!r}, target "
              f"{code.chars[target]!r}, one of {n} positions), starting from empty grads")
     for name, mat in code.weights.items():
@@ -98,12 +103,16 @@ def _one_position(code):
                 by = row[k] - before[name][i][k]
                 for fixed, old in zip(mat, before[name]):
                     fixed[:] = old  # the other checks need the file's own weights
+                # Only when grads[name] got nothing is its line surely the one that wrote here.
+                empty = not any(v for grad_row in code.grads[name] for v in grad_row)
                 fail(f"{where}, weights[{name!r}][{i}][{k}] had moved by "
                      f"{number(by)} ({moved} rows of "
-                     f"weights[{name!r}] changed). Backprop only works out the gradients: it adds "
+                     f"weights[{name!r}] changed)"
+                     + (f", and grads[{name!r}] got nothing" if empty else "")
+                     + ". Backprop only works out the gradients: it adds "
                      "them into grads, and leaves the weights as they are. Moving the weights "
                      "is the step of 6.5, once the gradients of the whole name are known.",
-                     fix=FIX_FC2)
+                     fix=LINE_OF[name] if empty else "")
     return where, token, want
 
 
@@ -156,15 +165,29 @@ def _(code):
              fix="Add each share: `dh[j] += d * weights['mlp_fc2'][i][j]`.")
     if all(_same(got[j], [want["dh_with_h"][j] * xk for xk in want["x"]]) for j in on):
         fail(f"{seen} dh[{j}] was built from h[j] instead of the weight. How fast logits[i] "
-             "moves when h[j] moves is the weight fc2[i][j].", fix=FIX_FC2)
+             "moves when h[j] moves is the weight fc2[i][j].", fix=FIX_DH)
     positive = [j for j in on if want["dh"][j] > 0]
     if all(_same(got[j], want["fc1"][j] if j in positive else [0.0] * len(got[j])) for j in on):
         fail(f"{seen} The gate looks at the gradient, letting only positive dh[j] through. "
              "ReLU's slope depends on what it did going forward: 1 where the unit is on "
              "(h[j] > 0), whatever the sign of dh[j].", fix=FIX_GATE)
-    fail(f"{seen} dh[j] must add up every logit's share (its gradient times the weight joining "
-         "it to h[j]), and each weight of fc1 gets dh[j] times its input.",
-         fix=FIX_FC2 + " " + FIX_FC1)
+    ratio = _times_x(got[j], want["x"])
+    if ratio is not None:
+        fail(f"{seen} Your grads['mlp_fc1'][{j}] is x times {number(ratio)}, so the fc1 line "
+             f"multiplies by x as it should, but your dh[{j}] came out as {number(ratio)}: dh[j] "
+             "must add up every logit's share, its gradient d times the weight fc2[i][j] joining "
+             "it to h[j].", fix=FIX_DH)
+    fail(f"{seen} Your grads['mlp_fc1'][{j}] is not a multiple of x: each weight fc1[j][k] gets "
+         "dh[j] times its own input x[k].", fix=FIX_FC1)
+
+
+def _times_x(row, x):
+    """c when row is c times x (numbers read off where x is biggest), else None."""
+    k = max(range(len(x)), key=lambda i: abs(x[i]))
+    if not x[k]:
+        return None
+    ratio = row[k] / x[k]
+    return ratio if _same(row, [ratio * xk for xk in x]) else None
 
 
 @check("the ReLU gate blocks units that are off")
@@ -180,10 +203,35 @@ def _(code):
             f"grads['mlp_fc1'][{j}][0] is {number(got[j][0])} instead of 0; {len(leaked)} of "
             f"the {len(off)} units that are off got a gradient.")
     if all(_same(got[j], want["fc1_ungated"][j]) for j in off):
+        if _zero_gets_through(code, off):
+            fail(f"{seen} Every unit that is off passed its gradient back; yet with the h[j] of "
+                 "those units made a hair below 0 (-1e-300 instead of 0), none did: your gate "
+                 "lets h[j] = 0 through. ReLU makes the h[j] of a unit that is off exactly 0, "
+                 "and its slope there is 0: only a unit with h[j] above 0 passes dh[j] on.",
+                 fix=FIX_GATE)
         fail(f"{seen} The ReLU gate is missing. A unit that is off gave 0 whatever its input "
              "did, so its slope is 0 and nothing may flow back through it.", fix=FIX_GATE)
     fail(f"{seen} The gradient may pass only where the unit is on, h[j] above 0.",
          fix=FIX_GATE)
+
+
+def _zero_gets_through(code, off):
+    """Whether the leak stops when mlp() (given) hands back -1e-300 for the h[j] of the units
+    that are off instead of 0: then the gate tests h[j] >= 0 (or the like), not h[j] > 0."""
+    doc = next((d for d in code.docs[:300] if 3 <= len(d) <= 6), code.docs[0])
+    tokens = [code.BOS] + [code.chars.index(ch) for ch in doc] + [code.BOS]
+    real = code.mlp
+
+    def below_zero(token):
+        x, h, logits = real(token)
+        return x, [v if v > 0 else -1e-300 for v in h], logits
+
+    _zero(code)
+    with replacing(code, "mlp", below_zero), calling(
+            f"position_loss({tokens[1]}, {tokens[2]}, {len(tokens) - 1}), with h[j] a hair below "
+            "0 for the units that are off"):
+        code.position_loss(tokens[1], tokens[2], len(tokens) - 1)
+    return not any(any(code.grads['mlp_fc1'][j]) for j in off)
 
 
 @check("the embedding row gets its share")
@@ -196,29 +244,29 @@ def _(code):
         other = next(i for i, row in enumerate(got) if i != token and any(row))
         fail(f"{where}, grads['wte'][{other}] changed too, but the model read only row {token} "
              f"of wte ({code.chars[token]!r}). Only the row of the token read may grow.",
-             fix=FIX_FC1)
+             fix=FIX_WTE)
     moved = next((i for i, row in enumerate(got) if i != token and _same(row, want["wte"])), None)
     if moved is not None:
         fail(f"{where}, the embedding gradient went into grads['wte'][{moved}], not into the "
              f"row of the token read, {token}: x is that token's row of wte, so its gradient "
-             "belongs in the same row of grads['wte'].", fix=FIX_FC1)
+             "belongs in the same row of grads['wte'].", fix=FIX_WTE)
     seen = (f"{where}, grads['wte'][{token}][0] is {number(got[token][0])} but should be "
             f"{number(want['wte'][0])}: the sum over the units that are on of dh[j] times "
             f"weights['mlp_fc1'][j][0].")
     if not any(got[token]):
         fail(f"{seen} Nothing reached it: x[k] should get, from every unit j that is on, dh[j] "
-             "times the weight fc1[j][k] joining them.", fix=FIX_FC1)
+             "times the weight fc1[j][k] joining them.", fix=FIX_WTE)
     if _same(got[token], want["wte_ungated"]):
         fail(f"{seen} It includes units that are off: the ReLU gate must stop their share to x "
-             "too.", fix=FIX_GATE + " " + FIX_FC1)
+             "too: the embedding line belongs under the gate, beside the fc1 line.", fix=FIX_WTE)
     last = max(j for j, hj in enumerate(want["h"]) if hj > 0)
     only_last = [want["gated"][last] * w for w in code.weights['mlp_fc1'][last]]
     if _same(got[token], only_last):
         fail(f"{seen} It holds only the last unit's share: each unit's share replaced what the "
              "other units had put there. x[k] feeds every unit of the hidden layer, so their "
-             "shares add up.", fix=FIX_FC1)
+             "shares add up.", fix="Add with `+=`, not `=`. " + FIX_WTE)
     fail(f"{seen} x[k] reaches unit j through the weight fc1[j][k], so its share is dh[j] "
-         "times that weight.", fix=FIX_FC1)
+         "times that weight.", fix=FIX_WTE)
 
 
 def _name(code):
@@ -226,40 +274,70 @@ def _name(code):
     return doc, [code.BOS] + [code.chars.index(ch) for ch in doc] + [code.BOS]
 
 
+def _grads_now(code):
+    return {name: [list(row) for row in mat] for name, mat in code.grads.items()}
+
+
+def _replaced(together, alone, name):
+    """Whether each entry of grads[name] holds only the share of the last position that wrote
+    it: what `=` leaves where `+=` belongs."""
+    if _same_rows(together[name], alone[-1][name]):
+        return True
+    latest = [[next((share[name][i][k] for share in reversed(alone) if share[name][i][k]), 0.0)
+               for k in range(len(row))] for i, row in enumerate(together[name])]
+    return _same_rows(together[name], latest)
+
+
+def _own_shares_wrong(code, doc, tokens, n, alone):
+    """Fail at the first position whose share, run alone, differs from the one worked out here."""
+    for pos in range(n):
+        part = _backward(code, tokens[pos], tokens[pos + 1], n)
+        wte = [[0.0] * len(row) for row in code.weights['wte']]
+        wte[tokens[pos]] = part["wte"]
+        for name, want in (("mlp_fc2", part["fc2"]), ("mlp_fc1", part["fc1"]), ("wte", wte)):
+            off = _first_off(alone[pos][name], want, f"grads[{name!r}]")
+            if off:
+                fail(f"Run alone from empty grads, `position_loss({tokens[pos]}, {tokens[pos + 1]}, "
+                     f"{n})` (position {pos} of {doc!r}, reading "
+                     f"{'BOS' if tokens[pos] == code.BOS else repr(code.chars[tokens[pos]])}) "
+                     f"leaves {off}. Your positions add up as they should, but this position's "
+                     "own share is wrong.")
+
+
 @check("the positions' shares add up")
 def _(code):
     doc, tokens = _name(code)
     n = len(tokens) - 1
-    totals = {name: [[0.0] * len(row) for row in mat] for name, mat in code.weights.items()}
-    last = None
-    for pos in range(n):
-        part = _backward(code, tokens[pos], tokens[pos + 1], n)
-        for name, key in (("mlp_fc2", "fc2"), ("mlp_fc1", "fc1")):
-            for row, add in zip(totals[name], part[key]):
-                for k, value in enumerate(add):
-                    row[k] += value
-        for k, value in enumerate(part["wte"]):
-            totals['wte'][tokens[pos]][k] += value
-        last = part
+    alone = []
+    with calling(f"position_loss for each of the {n} positions of {doc!r}, one at a time from "
+                 "empty grads"):
+        for pos in range(n):
+            _zero(code)
+            code.position_loss(tokens[pos], tokens[pos + 1], n)
+            alone.append(_grads_now(code))
     _zero(code)
     with calling(f"position_loss for each of the {n} positions of {doc!r}"):
         for pos in range(n):
             code.position_loss(tokens[pos], tokens[pos + 1], n)
+    together = _grads_now(code)
     for name in ("mlp_fc2", "mlp_fc1", "wte"):
-        off = _first_off(code.grads[name], totals[name], f"grads[{name!r}]")
+        summed = [[sum(share[name][i][k] for share in alone) for k in range(len(row))]
+                  for i, row in enumerate(together[name])]
+        off = _first_off(together[name], summed, f"grads[{name!r}]")
         if not off:
             continue
         seen = (f"After position_loss ran for each of the {n} positions of {doc!r}, starting "
-                f"from empty grads: {off}.")
-        if name == "mlp_fc2" and _same_rows(code.grads[name], last["fc2"]):
-            fail(f"{seen} grads['mlp_fc2'] holds only the last position's share: it replaced "
-                 "the shares the earlier positions had put there. Every position uses the same "
-                 "weights, so their shares must add up.", fix="Add with `+=`, not `=`. " + FIX_FC2)
-        if name == "mlp_fc1" and _same_rows(code.grads[name], last["fc1"]):
-            fail(f"{seen} grads['mlp_fc1'] holds only the last position's share: the shares of "
-                 "all positions must add up.", fix="Add with `+=`, not `=`. " + FIX_FC1)
-        fail(f"{seen} Each position must add its share to grads, on top of the others'.",
-             fix="Add with `+=`, not `=`, for every gradient.")
+                f"from empty grads, {off}: the sum of the shares the {n} positions give when "
+                "each runs alone.")
+        if _replaced(together, alone, name):
+            fail(f"{seen} grads[{name!r}] holds only the last share each entry got: every "
+                 "position's share replaced what the earlier positions had put there. Every "
+                 "position uses the same weights, so their shares must add up.",
+                 fix="Add with `+=`, not `=`. " + LINE_OF[name])
+        fail(f"{seen} Run one after another, your calls do not add up to what each gives alone: "
+             f"something carries over from one call to the next, or takes away what the calls "
+             f"before put into grads[{name!r}]. Each call must only add its share on top.")
+    _own_shares_wrong(code, doc, tokens, n, alone)
 
 
 @check("every gradient matches nudging")

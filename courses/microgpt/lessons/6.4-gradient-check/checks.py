@@ -184,10 +184,28 @@ def _(code):
     if worst < 1e-6:
         return (f"On right gradients for {doc!r}, the largest difference was {worst:.1e}: "
                 "backprop and nudging agree.")
-    fail(f"`{call}` for {doc!r}, with the right gradients, reported a difference of "
-         f"{number(worst)}; a check that flags right gradients is no use. The nudge must be "
-         "tiny, and each slope compared with the gradient of the same weight.",
-         fix=FIX_NUDGE + " " + FIX_WORST)
+    seen = (f"`{call}` for {doc!r}, with the right gradients, reported a difference of "
+            f"{number(worst)}; a check that flags right gradients is no use.")
+    _fill_grads(code, tokens, n)
+    for mat in code.grads.values():  # every row but the one the slopes belong to
+        for row in mat[:-1]:
+            row[:] = [value + 1000.0 for value in row]
+    _, marked = _run(code, tokens, n, f"for {doc!r}, with every row of grads but the last made "
+                     "1000 bigger")
+    if marked > 1:
+        rows = ", ".join(f"row {len(mat) - 1} of {name}" for name, mat in code.weights.items())
+        fail(f"{seen} With every row of grads but the last made 1000 bigger, it reported "
+             f"{number(marked)}: it compares the slopes with gradients from other rows. The "
+             f"weights it nudges are in the last row of each matrix ({rows}), and each slope "
+             "must be compared with the gradient of that very weight.", fix=FIX_WORST)
+    _, cubed = _probe(code, 3)
+    if cubed > 1e-8:
+        fail(f"{seen} On a test loss whose slopes are known exactly it is off too: the nudge "
+             "itself is too big, so each slope is an average over a wide stretch.",
+             fix=FIX_NUDGE)
+    fail(f"{seen} The nudge passes the test loss, so the difference comes from what each slope "
+         "is compared with: the gradient backprop stored for the same weight, row -1, "
+         "number k.", fix=FIX_WORST)
 
 
 @check("it agrees with a check done here")

@@ -140,17 +140,36 @@ def _(code):
         g = _grads(state.start, tokens, code.block_size)
         call, loss = _step(code, 0, 10, 0.5)
         moved = _ratios(state.start, code.weights, g)
-    want_loss = _loss(state.start, tokens)
-    if isinstance(loss, bool) or not isinstance(loss, (int, float)) or not close(loss, want_loss):
-        fail(f"`{call}` returned {shown(loss)}, but it must return the loss of {doc!r} before "
-             f"the step, {number(want_loss)}: the starter's `return loss`.")
-    if _all(moved, 0.5):
-        return
+        want_loss = _loss(state.start, tokens)
+        if isinstance(loss, bool) or not isinstance(loss, (int, float)) or not close(loss,
+                                                                                   want_loss):
+            fail(f"`{call}` returned {shown(loss)}, but it must return the loss of {doc!r} "
+                 f"before the step, {number(want_loss)}: the starter's `return loss`.")
+        if _all(moved, 0.5):
+            return
+        # Two more steps tell the lr line from the step line: the same step with twice the
+        # learning_rate, and step 5 of 10, where lr should be half of it.
+        _, double = _moved_by(code, state, 0, 10, 1.0)
+        _, later = _moved_by(code, state, 5, 10, 0.5)
+    _wrong_step(call, doc, moved, double, later)
+
+
+def _uniform(ratios):
+    """The one number every weight moved by (in units of minus its gradient), else None."""
+    return ratios[0] if ratios and _all(ratios, ratios[0]) else None
+
+
+def _wrong_step(call, doc, moved, double, later):
     seen = (f"`{call}` trains on {doc!r} with lr = 0.5 at step 0, so each weight should move by "
             "-0.5 times its gradient")
-    if _all(moved, 0.0):
-        fail(f"{seen}, but no weight moved. At step 0, lr must be the whole learning_rate "
-             "(0.5 here), and inside the loops each weight must take its step.",
+    rate, twice, halfway = _uniform(moved), _uniform(double), _uniform(later)
+    if rate == 0 and halfway:
+        fail(f"{seen}, but no weight moved; at step 5 of 10 they moved by {number(-halfway)} "
+             "times their gradients. The weights do take their step, but lr is 0 at step 0, "
+             "where it must be the whole learning_rate (0.5 here).", fix=FIX_LR)
+    if rate == 0:
+        fail(f"{seen}, but no weight moved, at step 0 nor at step 5 of 10: either lr is always "
+             "0, or the weights never take their step inside the loops.",
              fix=FIX_LR + " " + FIX_STEP)
     if _all(moved, 0.5 * (1 - 1 / 10)):
         fail(f"{seen}, but each moved by -0.45 times its gradient: that is the rate of step 1, "
@@ -161,11 +180,20 @@ def _(code):
              "the way the loss grows, so the step must go against it; every step with the "
              "gradient makes the loss bigger.",
              fix="Step against the gradient, with `-=`, not `+=`. " + FIX_STEP)
-    if _all(moved, 1.0):
-        fail(f"{seen}, but each moved by its whole gradient: the step must be lr times the "
-             "gradient.", fix=FIX_STEP)
-    fail(f"{seen}; the weights moved by something else (for example -{number(moved[0])} times "
-         "the gradient).", fix=FIX_STEP)
+    if rate is None:
+        fail(f"{seen}, but the weights moved by different multiples of their gradients (for "
+             f"example {number(moved[0])} and {number(moved[-1])}): one lr must scale every "
+             "weight's gradient alike.", fix=FIX_STEP)
+    if rate == twice == halfway:
+        fail(f"{seen}, but each moved by {number(-rate)} times its gradient, and by the same "
+             "with learning_rate 1.0 and at step 5 of 10: the step is not scaled by lr at all.",
+             fix=FIX_STEP)
+    if twice is not None and close(rate, twice):
+        fail(f"{seen}, but each moved by {number(-rate)} times its gradient, and by the same "
+             "with learning_rate 1.0: the learning_rate train_step is given is never used. lr starts "
+             "from learning_rate, whatever number it is.", fix=FIX_LR)
+    fail(f"{seen}, but each moved by {number(-rate)} times its gradient: lr came out as "
+         f"{number(rate)} at step 0, where it must be the whole learning_rate, 0.5.")
 
 
 @check("the gradients are back to 0 after the step")
@@ -222,7 +250,16 @@ def _(code):
                 fail(f"{seen} {number(1 - (step + 1) / num_steps)} times their gradients: one step "
                      "ahead, so the last step (step num_steps - 1) would not move at all. Step 0 "
                      "should use the whole learning_rate.", fix=FIX_LR)
-            fail(f"{seen} {number(moved[0]) if moved else 0} times their gradients.", fix=FIX_LR)
+            rate = _uniform(moved)
+            runs = step / (1 - rate) if rate is not None and rate < 1 else None
+            if runs is not None and close(runs, round(runs), abs_tol=1e-6) and round(runs) > 0:
+                fail(f"{seen} {number(rate)} times their gradients: the rate a run of "
+                     f"{round(runs)} steps has at step {step}. The decay must use the "
+                     f"num_steps train_step is given, {num_steps} here, so that lr reaches 0 at "
+                     "the end of whatever run it is part of.", fix=FIX_LR)
+            fail(f"{seen} {number(moved[0]) if moved else 0} times their gradients: lr must "
+                 "shrink in a straight line, from learning_rate at step 0 to 0 at step "
+                 "num_steps.", fix=FIX_LR)
 
 
 @check("the gradient check comes before the update")

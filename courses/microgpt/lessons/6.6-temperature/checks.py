@@ -70,6 +70,20 @@ def _tiny(code, seed):
              "logits must go through softmax.", fix=FIX_PROBS)
 
 
+def _fixed_divisor(code, got, logits, temperature):
+    """0.5 (train1's temperature) or the file's `temperature`, when the draw's weights are the
+    logits divided by it although sample_name was called with another temperature, else None.
+    Only asked after 0.5 itself passed, so logits times 2 (the same as divided by 0.5) here is
+    a divisor written by hand, not a multiplication."""
+    for fixed in (0.5, code.temperature):
+        if (isinstance(fixed, (int, float)) and not isinstance(fixed, bool) and fixed > 0
+                and not close(fixed, temperature)
+                and all(close(g, w, rel=1e-9, abs_tol=1e-12)
+                        for g, w in zip(got, _softmax([z / fixed for z in logits])))):
+            return fixed
+    return None
+
+
 @check("sampling divides the logits by the temperature")
 def _(code):
     for temperature, seed in ((0.5, 1), (2.0, 2), (TINY, 3)):
@@ -97,6 +111,13 @@ def _(code):
                      f"the next token should be drawn from softmax(logits / {number(temperature)})"
                      f", where the likeliest token has p = {number(max(want))}")
             top = got[want.index(max(want))]
+            fixed = _fixed_divisor(code, got, logits, temperature)
+            if fixed is not None:
+                fail(f"{where}; yours gives it {number(top)}: the logits were divided by "
+                     f"{number(fixed)} whatever temperature sample_name was given. At "
+                     f"{number(fixed)} that is right, but every other temperature must change "
+                     "the distribution: the divisor is sample_name's own argument.",
+                     fix=FIX_PROBS)
             if all(close(g, w, rel=1e-9, abs_tol=1e-12)
                    for g, w in zip(got, _softmax([z * temperature for z in logits]))):
                 fail(f"{where}; yours gives it {number(top)}: the logits were multiplied by the "
