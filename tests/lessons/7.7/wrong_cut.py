@@ -1,5 +1,5 @@
 # Lesson 7.7: to get past that TypeError, a learner compares the numbers and wraps the result
-# expect: fail | the graph below the logits reaches every weight the letter uses | all 1024 of mlp_fc1
+# expect: fail | the graph below the logits reaches every weight the letter uses | stops at the hidden layer
 # in a new Value: the logits are right, but the graph stops at the hidden layer.
 """train2: the same next-letter model as train1, but autograd computes the gradients.
 

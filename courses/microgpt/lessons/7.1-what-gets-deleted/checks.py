@@ -18,7 +18,9 @@ from linebyline.runtime import (
     calling,
     check,
     close,
+    cut_off,
     fail,
+    matrix_leaves,
     number,
     replacing,
     shown,
@@ -150,6 +152,7 @@ def _(code):
              "Is anything appended to losses yet?", fix=FORWARD_FIX)
     got = loss.data
     if close(got, want, rel=1e-9, abs_tol=1e-12):
+        _check_graph(code, step)
         return
     seen = (f"`{step.call}` gave the loss {number(got)}, but train1's arithmetic gives "
             f"{number(want)} for the same name and weights")
@@ -163,6 +166,67 @@ def _(code):
              "where each position must be scored on the next one, tokens[pos + 1].",
              fix=FORWARD_FIX)
     fail(f"{seen}: the mean over the positions of -log p(the next letter).", fix=FORWARD_FIX)
+
+
+def _used(code, doc):
+    """The weights one step on `doc` computes from, named: every weight of both layers, and the
+    embedding rows of the letters the positions read."""
+    tokens = [code.BOS] + [code.chars.index(ch) for ch in doc] + [code.BOS]
+    rows = sorted(set(tokens[:min(code.block_size, len(tokens) - 1)]))
+    used = {f"wte[{i}][{k}]": p for i in rows for k, p in enumerate(code.weights['wte'][i])}
+    used.update(matrix_leaves("mlp_fc1", code.weights['mlp_fc1']))
+    used.update(matrix_leaves("mlp_fc2", code.weights['mlp_fc2']))
+    return tokens, used
+
+
+def _cut_leaves(code, loss, doc):
+    """(the weights the loss's graph does not reach, how many it should, the first position
+    positions whose surprise sits in the graph as a Value with no children, of how many)."""
+    tokens, used = _used(code, doc)
+    cut = cut_off(loss, used)
+    if not cut:
+        return cut, len(used), ([], 0)
+    w = _floats(code)
+    surprises = [-math.log(_forward(w, tokens[pos])[2][tokens[pos + 1]])
+                 for pos in range(min(code.block_size, len(tokens) - 1))]
+    weights = {id(p) for p in used.values()}
+    leaves, seen, stack = [], set(), [loss]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        children = getattr(node, "_children", ()) or ()
+        if not children and id(node) not in weights:
+            leaves.append(node.data)
+        stack.extend(children)
+    cut_at = [pos for pos, s in enumerate(surprises)
+              if any(close(x, s, rel=1e-9, abs_tol=1e-12) for x in leaves)]
+    return cut, len(used), (cut_at, len(surprises))
+
+
+def _check_graph(code, step):
+    """The loss has the right number: does its graph reach every weight it is computed from?"""
+    cut, total, cut_at = _cut_leaves(code, step.loss, step.doc)
+    if not cut:
+        return
+    shown_cut = ", ".join(cut[:3]) + (f" and {len(cut) - 3} more" if len(cut) > 3 else "")
+    how_many = (f"none of the {total} weights it is computed from is" if len(cut) == total
+                else f"{len(cut)} of the {total} weights it is computed from are not")
+    at, positions = cut_at
+    if at:
+        whose = ("Each position's surprise is" if len(at) == positions else
+                 f"The surprise at position {at[0]} is")
+        where = (f" {whose} in it as a Value with no children, made from a plain number (a "
+                 ".data): the path down to the weights stops there.")
+    else:
+        where = (" Somewhere between the logits and the loss, a Value was made from a plain "
+                 "number (a .data): it has no children, so the path down to the weights stops "
+                 "there.")
+    fail(f"`{step.call}` gave the right loss, {number(step.loss.data)}, but {how_many} in its "
+         f"graph ({shown_cut}).{where} backward() follows exactly these children, so no "
+         "gradient could reach those weights and the update would never move them.",
+         fix=FORWARD_FIX)
 
 
 @check("backward() fills in every gradient train1 wrote by hand")
@@ -186,9 +250,13 @@ def _(code):
         return (f"All {total} parameters moved exactly as train1's hand-written gradients "
                 "say.")
     if moved == 0:
-        fail(f"After `{step.call}`, none of the {total} parameters moved: every p.grad was "
-             "still 0 when the update read it. Nothing has filled in the gradients: "
-             "backward() on the loss is what walks the graph and does it.", fix=BACKWARD_FIX)
+        seen = (f"After `{step.call}`, none of the {total} parameters moved: every p.grad was "
+                "still 0 when the update read it.")
+        if hasattr(step.loss, "_children") and _cut_leaves(code, step.loss, step.doc)[0]:
+            fail(f"{seen} The loss's graph does not reach the weights (the first check says "
+                 "where it stops), so backward() had no path to them.", fix=FORWARD_FIX)
+        fail(f"{seen} Nothing has filled in the gradients: backward() on the loss is what walks "
+             "the graph and does it.", fix=BACKWARD_FIX)
     name, i, k, shift, want = worst
     fail(f"After `{step.call}` (learning rate {number(lr)}), {name}[{i}][{k}] moved by "
          f"{number(shift)}, but train1's hand-written chain rule says {number(want)}: minus "
@@ -204,6 +272,7 @@ def _(code):
     want = f"step {step.step + 1:4d} / {code.num_steps} | loss {step.loss.data:.4f}"
     lines = [line for line in step.printed.splitlines() if line.strip()]
     if want in lines:
+        _check_steps_read(code)
         return
     if not lines:
         fail(f"`{step.call}` printed nothing, but should print {want!r}: one line per step, "
@@ -215,6 +284,30 @@ def _(code):
              fix=PRINT_FIX)
     fail(f"`{step.call}` printed {got!r}, but should print {want!r}, exactly as train1 "
          "prints its steps (the step counted from 1, 4 wide; the loss to 4 decimals).",
+         fix=PRINT_FIX)
+
+
+OTHER_STEPS = 300  # num_steps for a second print: the line must read it, not say 1000
+
+
+def _check_steps_read(code):
+    """The line printed when num_steps is another number: it must say that number."""
+    weights, params = _small_model(code, 5)
+    out = io.StringIO()
+    call = f"train_step(0) with num_steps = {OTHER_STEPS}"
+    with replacing(code, "docs", ["ada"]), replacing(code, "weights", weights), \
+            replacing(code, "params", params), replacing(code, "num_steps", OTHER_STEPS), \
+            contextlib.redirect_stdout(out), calling(call):
+        loss = code.train_step(0)
+    want = f"step    1 / {OTHER_STEPS} | loss {loss.data:.4f}"
+    lines = [line for line in out.getvalue().splitlines() if line.strip()]
+    if want in lines:
+        return
+    got = lines[-1] if lines else ""
+    said = (f": it says {code.num_steps}, the file's own num_steps, even when num_steps holds "
+            "another number" if f"/ {code.num_steps} " in got else "")
+    fail(f"`{call}` printed {got!r}, where it should print {want!r}{said}. The number of steps "
+         "must be read from num_steps, as the step and the loss are read from theirs.",
          fix=PRINT_FIX)
 
 
@@ -241,9 +334,12 @@ def _(code):
         _put(code, saved)
     for index, (g, w_) in enumerate(zip(got, want)):
         if not close(g, w_, rel=1e-9, abs_tol=1e-12):
+            before = ("" if index == 0 else
+                      f" The {'step' if index == 1 else f'{index} steps'} before agreed, so it "
+                      "is the update in between that parted.")
             fail(f"Three steps in a row, on {', '.join(repr(n) for n in NAMES)}: at step "
-                 f"{index + 1} your loss is {number(g)} where train1's run gives {number(w_)}. "
-                 f"The {index} before agreed, so it is the update in between that parted.")
+                 f"{index + 1} your loss is {number(g)} where train1's run gives "
+                 f"{number(w_)}.{before}")
     worst = max(abs(g - w_) for g, w_ in zip(got, want))
     return (f"Three steps in a row: {', '.join(f'{g:.4f}' for g in got)}, as train1's run gives "
             f"(the largest difference: {worst:.1e}).")

@@ -8,7 +8,18 @@ logit's number and measures how the probabilities move.
 """
 import math
 
-from linebyline.runtime import Case, agrees, calling, check, close, differ, fail, number, shown
+from linebyline.runtime import (
+    Case,
+    agrees,
+    calling,
+    check,
+    close,
+    cut_off,
+    differ,
+    fail,
+    number,
+    shown,
+)
 
 EXAMPLE = (1.0, 2.0, 3.0)
 MAX_FIX = "`biggest = max(v.data for v in logits)`: the largest of the numbers, a plain number."
@@ -127,26 +138,37 @@ def _(code):
          "the sum of all of them.", fix=EXPS_FIX)
 
 
+def _cut_at(call, logits, probs, i, j):
+    """Fail: nothing below probs[i] leads back to logits[j] (and where the path stops)."""
+    p = probs[i]
+    below = _order(p)
+    leaves = [n for n in below if n is not p and not n._children
+              and not any(n is leaf for leaf in logits)]
+    where = ""
+    for held, what in ((math.exp(EXAMPLE[j] - max(EXAMPLE)), f"The exp of logits[{j}]"),
+                       (EXAMPLE[j] - max(EXAMPLE), f"logits[{j}] minus the biggest"),
+                       (EXAMPLE[j], f"A copy of logits[{j}]")):
+        cut = next((n for n in leaves if held != 0 and close(n.data, held)), None)  # sum's 0
+        if cut is not None:
+            where = (f" {what} is there, holding {number(cut.data)}, but as a Value made from a "
+                     "plain number: it has no children, so the path stops at it.")
+            break
+    fail(f"In `{call}`, nothing below probs[{i}] leads back to logits[{j}]: following the "
+         f"children of probs[{i}] down, the {len(below)} nodes below it never reach that "
+         f"logit.{where} backward() follows exactly these children, so logits[{j}] would get "
+         "no gradient at all.", fix=EXPS_FIX)
+
+
 @check("every probability leads back to its logit")
 def _(code):
     call, logits, probs = _softmax_of(code, EXAMPLE)
+    named = {f"logits[{j}]": logit for j, logit in enumerate(logits)}
+    for i, p in enumerate(probs):  # every probability is computed from every logit (the total)
+        cut = cut_off(p, named)
+        if cut:
+            _cut_at(call, logits, probs, i, list(named).index(cut[0]))
     p = probs[0]
     below = _order(p)
-    if not any(node is logits[0] for node in below):
-        chain, node = [], p
-        while getattr(node, "_children", ()):
-            node = node._children[0]
-            chain.append(node)
-        cut = next((n for n in below if n is not p and not n._children
-                    and not any(n is leaf for leaf in logits) and close(n.data, math.exp(1.0 - 3.0))),
-                   None)
-        where = (f" The exp of logits[0] is there, holding {number(cut.data)}, but as a Value "
-                 "made from a plain number: it has no children, so the path stops at it."
-                 if cut is not None else "")
-        fail(f"In `{call}`, nothing below probs[0] leads back to logits[0]: following the "
-             f"children of probs[0] down, the {len(below)} nodes below it never reach that "
-             f"logit.{where} backward() follows exactly these children, so logits[0] would get "
-             "no gradient at all.", fix=EXPS_FIX)
     exp_nodes = [n for n in below if len(n._children) == 1 and close(n.data, math.exp(-2.0))]
     for node in exp_nodes:
         local = node._local_grads[0]
@@ -196,14 +218,58 @@ def _probs_and_slopes(space, args):
     try:
         probs = space.softmax(logits)
     except OverflowError as error:
-        fail(f"`softmax` with the logits {_written(numbers)} raised OverflowError: {error}. "
-             "Some power of e was more than a float can hold (e to 709.78 is the largest that "
-             "fits). With the largest logit subtracted first, every power is 0 or below, and "
-             "none can overflow, however big the logits.", fix=BOTH_FIX)
+        seen = f"`softmax` with the logits {_written(numbers)} raised OverflowError: {error}."
+        fail(f"{seen} Some power of e was more than a float can hold (e to 709.78 is the largest "
+             f"that fits). {_what_is_subtracted(space, numbers)}", fix=BOTH_FIX)
     if not all(hasattr(p, "_children") for p in probs):
         return {"probs": [getattr(p, "data", p) for p in probs], "slopes": "not Values"}
     loss = sum(p * WEIGHTS[i % len(WEIGHTS)] for i, p in enumerate(probs))
     return {"probs": [p.data for p in probs], "slopes": _slopes(loss, logits)}
+
+
+PROBE = (0.5, 2.0, -1.0)  # the first, the largest and the smallest logit all differ
+
+
+def _shift(space):
+    """The number softmax subtracts from every logit before exp, read off the graph it builds
+    for PROBE (each exp node's input is a logit minus it); None when that cannot be seen."""
+    with calling(f"softmax({_show_numbers(PROBE)})"):
+        probs = space.softmax([space.Value(x) for x in PROBE])
+    inputs = set()
+    for node in _order(probs[0]) if probs and hasattr(probs[0], "_children") else ():
+        children = getattr(node, "_children", ())
+        if (len(children) == 1 and len(node._local_grads) == 1
+                and close(node._local_grads[0], node.data)
+                and close(node.data, math.exp(children[0].data))):
+            inputs.add(children[0].data)
+    for given in inputs:
+        shift = PROBE[0] - given
+        if all(any(close(x - shift, i, abs_tol=1e-12) for i in inputs) for x in PROBE):
+            return shift
+    return None
+
+
+def _what_is_subtracted(space, numbers):
+    """Why a power overflowed, in terms of what this softmax subtracts (measured on PROBE)."""
+    shift = _shift(space)
+    fix = ("Subtracting the largest logit makes every power 0 or below, and none can overflow, "
+           "however big the logits.")
+    if shift is None:
+        return ("With the largest logit subtracted first, every power is 0 or below, and none "
+                "can overflow, however big the logits.")
+    if close(shift, 0, abs_tol=1e-12):
+        return ("Your softmax takes e to the power of each logit as it is, nothing subtracted: "
+                "with the largest logit subtracted first, every power is 0 or below, and none "
+                "can overflow, however big the logits.")
+    if close(shift, max(PROBE)):
+        return f"A power of e was taken of a number above 709.78 on the way. {fix}"
+    named = {PROBE[0]: "the first logit's number", min(PROBE): "the smallest logit's number"}
+    which = next((name for x, name in named.items() if close(shift, x)), None)
+    said = which or f"the number {number(shift)}"
+    return (f"Your softmax subtracts {said} from every logit, not the largest (on the logits "
+            f"{_show_numbers(PROBE)} it subtracts {number(shift)}): any logit more than 709.78 "
+            f"above {'it' if which else 'that number'} still overflows, as "
+            f"{number(max(numbers))} does here. {fix}")
 
 
 def _written(numbers):

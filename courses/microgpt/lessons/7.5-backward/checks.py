@@ -19,6 +19,7 @@ from linebyline.runtime import (
     mismatches,
     nudge_grads,
     number,
+    replacing,
     value_graphs,
 )
 
@@ -36,6 +37,12 @@ FORWARDS = ("Your loop walks `order` forwards, leaves first, so each node passes
             "before the nodes that use it have added their shares to it. The walk has to start "
             "at the output, the last node of `order`.")
 FORWARDS_FIX = "Walk the list backwards: `for node in reversed(order):`."
+OUTPUT_FIRST = ("Your `order` lists each node ahead of the nodes it was made from, the output "
+                "first and the leaves last, so the walk, which reads it from the end with "
+                "reversed(order), starts at the leaves: each node passes its grad on before the "
+                "nodes that use it have added their shares to it. `order` must end with the "
+                "output: each node joins it behind all of its children.")
+APPEND_FIX = "After the `for child` loop in visit(): `order.append(node)`."
 PREORDER = ("visit() puts each node into `order` before its children, so in reversed(order) a "
             "node can come before the nodes that use it, and it passes on a grad that is not "
             "complete yet. Append the node after the `for child` loop, once all its children "
@@ -76,7 +83,7 @@ def _wrong(grads, expected):
 
 def _fix_for(why):
     """The literal change for an order problem, held back until the learner has tried."""
-    return FORWARDS_FIX if why == FORWARDS else ""
+    return {FORWARDS: FORWARDS_FIX, OUTPUT_FIRST: APPEND_FIX}.get(why, "")
 
 
 def _matches(grads, expected):
@@ -160,10 +167,15 @@ def _watch_order(code):
     preorder = _build_order(out, "before", name_of)[::-1]
     inside = _build_order(out, "inside", name_of)[::-1]
 
-    log = []
+    log, walked = [], []
+
+    def spy_reversed(sequence):  # the given walk, `for node in reversed(order):`, calls it
+        walked.append(sequence)
+        return reversed(sequence)
+
     for name, node in nodes.items():
         node._local_grads = _Spy(node._local_grads, name, log)
-    with calling("out.backward()"):
+    with calling("out.backward()"), replacing(code, "reversed", spy_reversed):
         out.backward()
     got = _passes(log)
 
@@ -186,7 +198,7 @@ def _watch_order(code):
                             "must be in `order` exactly once, appended after its children.")
     if got == forwards or (complete and all(position[name] < position[user]
                                              for name in runs for user in users[name])):
-        return seen_order, FORWARDS
+        return seen_order, (OUTPUT_FIRST if walked else FORWARDS)
     if got == preorder:
         return seen_order, PREORDER
     for index, name in enumerate(runs):

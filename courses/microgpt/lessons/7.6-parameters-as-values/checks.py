@@ -21,6 +21,7 @@ from linebyline.runtime import (
     plural,
     printed,
     replacing,
+    rerun,
     shown,
 )
 
@@ -80,9 +81,16 @@ def _(code):
         fail(f"`{call}` holds {len(cells)} places but only {distinct} different Values: "
              "the same Value object sits in several places. They would all move together and "
              "share one grad, where every parameter needs its own.", fix=MATRIX_FIX)
-    if any(cell._children for cell in cells) or any(cell.grad != 0 for cell in cells):
-        fail(f"`{call}` made Values with children or a grad already set: a parameter is a leaf, "
-             "made from a plain number, with grad 0.", fix=MATRIX_FIX)
+    with_children = sum(1 for cell in cells if cell._children)
+    if with_children:
+        fail(f"`{call}` made {with_children} of its {len(cells)} Values with children, each "
+             "computed from other Values: a parameter is a leaf, a Value made straight from "
+             "its drawn number, with nothing below it in the graph.", fix=MATRIX_FIX)
+    graded = [cell.grad for cell in cells if cell.grad != 0]
+    if graded:
+        fail(f"`{call}` made Values whose grad is already {shown(graded[0])} "
+             f"({len(graded)} of {len(cells)}): a parameter starts with grad 0, since "
+             "backward() adds each share of its gradient into it.", fix=MATRIX_FIX)
     numbers = [[cell.data for cell in row] for row in got]
     if all(close(a, b, rel=1e-12, abs_tol=0) for r, w in zip(numbers, want) for a, b in zip(r, w)):
         return
@@ -141,11 +149,34 @@ def _(code):
              fix=PARAMS_FIX)
 
 
+OTHER_NAMES = "abc\ncab\nba\n"  # three letters: vocab_size 4, so other matrices, another count
+
+
+def _check_count_read(code):
+    """The file run again on names with only a, b and c: the count it prints must be its own."""
+    with calling("your file, run again on a names file of its own (the letters a, b and c)"):
+        again = rerun(code, {"input.txt": OTHER_NAMES})
+    count = len(again.params) if isinstance(again.params, list) else None
+    want = f"parameters: {count}"
+    lines = printed(again).splitlines()
+    if count is None or want in lines:
+        return
+    said = [line for line in lines if line.startswith("parameters")]
+    got = f"printed {said[0]!r}" if said else "printed no parameter count"
+    same = (", the same line as for the real names"
+            if said and said[0] == f"parameters: {len(code.params)}" else "")
+    fail(f"Run again on a names file with only the letters a, b and c (vocab_size "
+         f"{again.vocab_size}, so wte and mlp_fc2 have {again.vocab_size} rows), your file made "
+         f"{count} parameters but {got}{same}. The number printed must come from params itself, "
+         "so that it stays true for any names file and any size of model.", fix=PRINT_FIX)
+
+
 @check("the parameter count is printed")
 def _(code):
     want = f"parameters: {len(code.params)}"
     lines = printed(code).splitlines()
     if want in lines:
+        _check_count_read(code)
         return
     said = [line for line in lines if line.startswith("parameters")]
     if said:
@@ -256,17 +287,103 @@ def _(code):
                   for n, mat in grads.items() for a, row in enumerate(mat)
                   for b in range(len(row)))
     if unmoved:
-        fail(f"{seen}: no parameter moved at all. The update must change each parameter's own "
-             "number, p.data (rebinding the loop's name p to a new Value changes nothing in "
-             "the model), and it must read p.grad before the grad is set back to 0.",
-             fix=UPDATE_FIX)
+        _unmoved(code, seen, run, step_number)
     if ratio is not None and close(ratio, -1.0, rel=1e-6):
         fail(f"{seen}: it moved the same distance the other way, uphill. The grad points the "
              "way the loss grows, so the step goes against it.", fix=UPDATE_FIX)
     if ratio is not None and close(ratio, 1 / lr, rel=1e-6):
+        _whole_grad(code, seen, lr)
+    ratios = _ratios(run.weights[0], run.weights[1], grads, lr)
+    if ratios and all(close(r, ratios[0], rel=1e-6) for r in ratios):
+        fail(f"{seen}: every parameter that has a grad moved {number(ratios[0])} times as far "
+             "as minus lr times its grad. Each must move by exactly that, no more and no less.",
+             fix=UPDATE_FIX)
+    fail(f"{seen}: the parameters did not move in proportion to their grads (the first "
+         "differs here). Each must move by minus lr times its own grad.", fix=UPDATE_FIX)
+
+
+class _Probe:
+    """A stand-in parameter for the update loop: notes whether the loop sets its data. Numbers
+    made from it by arithmetic are plain probes, so a loop that rebinds p runs as well."""
+
+    def __init__(self):
+        object.__setattr__(self, "wrote", [])
+        object.__setattr__(self, "data", 0.5)
+        object.__setattr__(self, "grad", 1.0)
+
+    def __setattr__(self, name, value):
+        self.wrote.append(name)
+        object.__setattr__(self, name, value)
+
+    def _new(self, *_):
+        return _Probe()
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = _new
+    __neg__ = _new
+
+
+def _sets_data(code, step):
+    """Whether train_step's update loop sets p.data, tried on stand-ins for the parameters
+    (None when the loop cannot run on them)."""
+    probes = [_Probe() for _ in range(3)]
+    try:
+        with replacing(code, "params", probes), replacing(code, "docs", [NAMES[0]] * (step + 1)), \
+                contextlib.redirect_stdout(io.StringIO()):
+            code.train_step(step)
+    except Exception:  # the loop does more with p than these stand-ins allow: cannot tell
+        return None
+    finally:
+        for p in _every(code):
+            p.grad = 0
+    return any("data" in probe.wrote for probe in probes)
+
+
+def _unmoved(code, seen, run, step):
+    """Fail: no parameter moved. Were the grads cleared first, or was p.data never set?"""
+    left = [grad for grad in run.left[0] if grad != 0]
+    sets = None if left else _sets_data(code, step)
+    if sets is None and not left:
+        fail(f"{seen}: no parameter moved at all, and every grad was back at 0 after the step. "
+             "The update must change each parameter's own number, p.data (rebinding the loop's "
+             "name p to a new Value changes nothing in the model), and it must read p.grad "
+             "before the grad is set back to 0.", fix=UPDATE_FIX)
+    if sets:
+        fail(f"{seen}: no parameter moved at all, though the update does set p.data, and every "
+             "grad was back at 0 after the step: the update read p.grad after it had been set "
+             "back to 0, and moved each parameter by lr times 0. It must read the grad while it "
+             "still holds the gradient.", fix=UPDATE_FIX)
+    cleared = ("every grad was back at 0 after the step" if not left else
+               f"{len(left)} of the {len(run.left[0])} grads were still not 0 after the step")
+    fail(f"{seen}: no parameter moved at all, and {cleared}. Nothing in the loop over params "
+         "sets p.data, each parameter's own number, which is what the model reads (rebinding "
+         "the loop's name p to a new Value changes nothing in the model).", fix=UPDATE_FIX)
+
+
+def _whole_grad(code, seen, lr):
+    """Moved by the whole grad at lr = 0.5, learning_rate being 1: no lr at all, learning_rate,
+    or twice lr? One more step, with another learning_rate and at another step, tells them
+    apart (returns when it is none of the first two)."""
+    other, step_number = 0.6, 750
+    with replacing(code, "learning_rate", other):
+        run = _Steps(code, NAMES[:1], first=step_number)
+    lr2 = other * (1 - step_number / code.num_steps)
+    ratios = _ratios(run.weights[0], run.weights[1],
+                     _gradients(code, NAMES[0], run.weights[0]), lr2)
+    if ratios and close(ratios[0], other / lr2, rel=1e-6):
+        fail(f"{seen}: it moved by learning_rate ({number(code.learning_rate)}) times its "
+             f"grad, where lr has decayed to {number(lr)} by this step. learning_rate is the "
+             "rate of the first step only; the step must use lr, the rate for this step.",
+             fix=UPDATE_FIX)
+    if ratios and close(ratios[0], 1 / lr2, rel=1e-6):
         fail(f"{seen}: it moved by its whole grad, without the learning rate's "
              f"{number(lr)}.", fix=UPDATE_FIX)
-    fail(f"{seen}.", fix=UPDATE_FIX)
+
+
+def _ratios(before, after, grads, lr):
+    """How far each parameter with a grad moved, in units of -lr * grad."""
+    return [(after[n][a][b] - before[n][a][b]) / (-lr * g)
+            for n, mat in grads.items() for a, row in enumerate(mat)
+            for b, g in enumerate(row) if abs(g) > 1e-9]
 
 
 @check("each step follows its own name's grads")

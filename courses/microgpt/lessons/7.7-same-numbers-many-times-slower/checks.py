@@ -118,23 +118,50 @@ def _(code):
 def _(code):
     call, logits = _logits(code, TOKEN)
     below = {id(node) for node in _order(logits)}
+    w = _floats(code.weights)
+    x = w['wte'][TOKEN]
+    on = [j for j, row in enumerate(w['mlp_fc1']) if sum(a * b for a, b in zip(row, x)) > 0]
+    # a hidden unit at or below 0 passes no gradient down (ReLU's slope there is 0): its row of
+    # mlp_fc1 may be missing from the graph (a spelling that makes such a unit a new Value(0))
     parts = [("mlp_fc2", [p for row in code.weights['mlp_fc2'] for p in row]),
-             ("mlp_fc1", [p for row in code.weights['mlp_fc1'] for p in row]),
+             (f"mlp_fc1 (the rows of the {len(on)} hidden units above 0 for this letter)",
+              [p for j in on for p in code.weights['mlp_fc1'][j]]),
              (f"wte's row {TOKEN} (the letter's embedding)", code.weights['wte'][TOKEN])]
     missing = [(name, sum(id(p) not in below for p in group), len(group))
                for name, group in parts]
     if any(count for _name, count, _total in missing):
-        told = "; ".join((f"all {total} of {name}" if count == total else
-                          f"{count} of the {total} of {name}")
-                         for name, count, total in missing if count)
-        fail(f"Below the logits of `{call}`, some weights never appear: {told}. backward() "
-             "follows the children from the logits down, so these weights would get no "
-             "gradient and never learn. Each step from the embedding to the logits must be an "
-             "operation on Values (a hidden unit made from a .data is a new leaf, with no "
-             "children).", fix=FIX)
-    params = sum(total for _name, _count, total in missing)
-    return (f"`{call}` is made from {len(below)} Values: the {params} weights it uses, and "
-            f"{len(below) - params} new ones, every one a Python object.")
+        _cut(call, logits, missing)
+    params = sum(len(row) for name in ('mlp_fc2', 'mlp_fc1') for row in code.weights[name]) \
+        + len(code.weights['wte'][TOKEN])
+    inside = sum(1 for mat in code.weights.values() for row in mat for p in row
+                 if id(p) in below)
+    return (f"`{call}` is made from {len(below)} Values: the {inside} weights it uses, and "
+            f"{len(below) - inside} new ones, every one a Python object."
+            if inside == params else "")
+
+
+def _cut(call, logits, missing):
+    """Fail: weights missing below the logits; say where the path down stops."""
+    told = "; ".join((f"all {total} of {name}" if count == total else
+                      f"{count} of the {total} of {name}")
+                     for name, count, total in missing if count)
+    (_n, fc2, _t2), (_n1, fc1, fc1_total), (_n0, wte, _t0) = missing
+    if fc2 and all(not getattr(v, "_children", ()) for v in logits):
+        where = ("The logits themselves are Values with no children, made from plain numbers "
+                 "(a .data): the path down stops at them, before any weight.")
+    elif not fc2 and fc1 and fc1 == fc1_total:
+        where = ("mlp_fc2 is there, but the path down stops at the hidden layer: its units are "
+                 "Values made from plain numbers (a .data), with no children of their own.")
+    elif not fc2 and not fc1 and wte:
+        where = ("mlp_fc1 is there, but the path down stops before the letter's embedding: "
+                 "what mlp_fc1 multiplies are new Values made from the embedding's numbers "
+                 "(a .data), not the embedding's own Values.")
+    else:
+        where = ("Somewhere between the embedding and the logits a Value was made from a plain "
+                 "number (a .data): it has no children, so the path down stops there.")
+    fail(f"Below the logits of `{call}`, some weights never appear: {told}. {where} backward() "
+         "follows the children from the logits down, so these weights would get no gradient "
+         "from this letter and its loss could never move them.", fix=FIX)
 
 
 @check("every slope through the graph matches nudging")
@@ -164,7 +191,7 @@ def _(code):
 
 # --- mlp against ours, on small models ------------------------------------------------------
 
-def _small_model(space, seed, wide, hidden):
+def _small_model(space, seed, wide, hidden, letters=27):
     import random
     rng = random.Random(seed)
     V = space.Value
@@ -172,14 +199,19 @@ def _small_model(space, seed, wide, hidden):
     def grid(rows, cols):
         return [[V(rng.gauss(0, 0.6)) for _ in range(cols)] for _ in range(rows)]
 
-    return {'wte': grid(27, wide), 'mlp_fc1': grid(hidden, wide), 'mlp_fc2': grid(27, hidden)}
+    return {'wte': grid(letters, wide), 'mlp_fc1': grid(hidden, wide),
+            'mlp_fc2': grid(letters, hidden)}
 
 
 def _run_mlp(space, args):
-    """mlp(token) with the small model in place of the file's: the logits' numbers, and how a
-    weighed sum of them moves with every weight (through the graph)."""
+    """mlp(token) with the small model in place of the file's (and its sizes in n_embd and
+    vocab_size): the logits' numbers, and how a weighed sum of them moves with every weight
+    (through the graph)."""
     token, weights = args
-    with replacing(space, "weights", weights), contextlib.redirect_stdout(io.StringIO()):
+    with replacing(space, "weights", weights), \
+            replacing(space, "n_embd", len(weights['wte'][0])), \
+            replacing(space, "vocab_size", len(weights['wte'])), \
+            contextlib.redirect_stdout(io.StringIO()):
         logits = space.mlp(token)
     numbers = [getattr(v, "data", v) for v in logits]
     if not all(hasattr(v, "_children") for v in logits):
@@ -191,15 +223,19 @@ def _run_mlp(space, args):
 
 def _models(rng):
     """A few letters, BOS among them, on small models: 4 wide with 8 hidden units, then
-    sizes no file of the course has (6 wide, 20 hidden)."""
-    for token, wide, hidden, note in ((0, 4, 8, ""), (26, 4, 8, "BOS"),
-                                      (rng.randrange(26), 4, 8, ""),
-                                      (rng.randrange(26), 6, 20, "a hidden layer of 20")):
+    sizes no file of the course has (6 wide, 20 hidden; 11 letters, as a names file with
+    10 different letters gives)."""
+    for token, wide, hidden, letters, note in (
+            (0, 4, 8, 27, ""), (26, 4, 8, 27, "BOS"), (rng.randrange(26), 4, 8, 27, ""),
+            (rng.randrange(26), 6, 20, 27, "a hidden layer of 20"),
+            (rng.randrange(10), 4, 8, 11, "a vocabulary of 11, from a names file with 10 letters")):
         seed = rng.randrange(10 ** 6)
         size = f"a small model, {wide} wide with {hidden} hidden units"
+        if letters != 27:
+            size += f" and {letters} logits"
         yield Case(f"{token}` with `{size}",
-                   lambda space, t=token, s=seed, w=wide, h=hidden: (t, _small_model(space, s, w, h)),
-                   note)
+                   lambda space, t=token, s=seed, w=wide, h=hidden, n=letters:
+                   (t, _small_model(space, s, w, h, n)), note)
 
 
 agrees("mlp", _models, call=_run_mlp, name="mlp on small models, twice each")
