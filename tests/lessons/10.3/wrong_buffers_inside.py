@@ -1,6 +1,6 @@
 """Lesson 10.3, state kept in the wrong place: m and v made afresh inside adam_step, so
 no mean carries over from one step to the next (and the file's own m and v never change).
-# expect: fail | a step folds the gradient into m and its square into v | It did not change
+# expect: fail | a step folds the gradient into m and its square into v | neither m nor v changed
 """
 import random
 

@@ -18,12 +18,13 @@ START = {"x": 1.0, "y": 1.5}
 SLOPES = {"x": 10.0, "y": 0.15}  # the surface's gradients at its start: 10·x and 0.1·y
 
 
-def _moves(code, grads, lr, start):
-    """Call scaled_step(lr) on new parameters (data `start`, grads `grads`): where they end."""
+def _moves(code, grads, lr, start, eps=EPS):
+    """Call scaled_step(lr) on new parameters (data `start`, grads `grads`), with the file's eps
+    set to `eps` for the call: where they end."""
     params = [code.Value(value) for value in start]
     for p, grad in zip(params, grads):
         p.grad = grad
-    with replacing(code, "params", params):
+    with replacing(code, "params", params), replacing(code, "eps", eps):
         with calling(f"scaled_step({number(lr)})"):
             code.scaled_step(lr)
     return [p.data for p in params], [p.grad for p in params]
@@ -61,6 +62,7 @@ def _(code):
             fail(f"scaled_step(0.1) moved x and y rightly, but left their grads at "
                  f"{number(left[0])} and {number(left[1])}: the starter's `p.grad = 0` after the "
                  "step sets each back to 0, for the next backward() to add into.")
+        _other_lr(code, start, grads)
         return
     moved = [a - b for a, b in zip(start, got)]
     if _all_close(got, start):
@@ -84,6 +86,23 @@ def _(code):
              "1 or -1: the learning rate sets how long the step is.", fix=UPDATE_FIX)
     fail(f"{seen}: x moved by {number(moved[0])} and y by {number(moved[1])} (downhill "
          "counted positive), where both should move 0.1.", fix=UPDATE_FIX)
+
+
+def _other_lr(code, start, grads):
+    """The same step with lr = 0.05: each parameter must move 0.05, not Run's 0.1."""
+    lr = 0.05
+    got, _ = _moves(code, grads, lr, start)
+    if _all_close(got, _right(start, grads, lr)):
+        return
+    moved = [a - b for a, b in zip(start, got)]
+    seen = ("scaled_step(0.05), from the same start, should move x and y 0.05 each, to 0.95 and "
+            f"1.45. Yours moved x by {number(moved[0])} and y by {number(moved[1])}")
+    if _all_close(moved, [0.1, 0.1]):
+        fail(f"{seen}, as far as scaled_step(0.1) moved them: the step stayed 0.1 long when lr "
+             "changed. Its length has to come from the lr scaled_step is called with, "
+             "whatever that is.",
+             fix=UPDATE_FIX)
+    fail(f"{seen}.", fix=UPDATE_FIX)
 
 
 @check("a gradient of 0 moves nothing")
@@ -110,6 +129,7 @@ def _(code):
     got, _ = _moves(code, grads, lr, start)
     want = _right(start, grads, lr)
     if _all_close(got, want):
+        _other_eps(code)
         return
     moved = start[0] - got[0]
     seen = ("With x's grad at 0.000000001 (1e-9, smaller than eps), scaled_step(0.1) should "
@@ -121,6 +141,23 @@ def _(code):
              "1e-8, 0.0001, ten thousand times eps itself, so every gradient smaller than about "
              "0.0001 has its step shrunk, and microgpt has gradients that small. Add eps after "
              "taking the root.", fix=UPDATE_FIX)
+    fail(f"{seen}.", fix=UPDATE_FIX)
+
+
+def _other_eps(code):
+    """With eps set to 1e-6 and a gradient of 1e-7, x's step must shrink by eps = 1e-6."""
+    eps, grads, lr = 1e-6, [1e-7, 0.15], 0.1
+    got, _ = _moves(code, grads, lr, [1.0, 1.5], eps=eps)
+    moved = 1.0 - got[0]
+    want = lr * grads[0] / (grads[0] + eps)
+    if close(moved, want, rel=1e-6, abs_tol=1e-15):
+        return
+    seen = ("With the file's eps set to 0.000001 (1e-6) for one call and x's grad at 0.0000001 "
+            "(1e-7), scaled_step(0.1) should move x by 0.1 × 1e-7 / (1e-7 + 1e-6) = "
+            f"{number(want)}. Yours moved it {number(moved)}")
+    if close(moved, lr * grads[0] / (grads[0] + EPS), rel=1e-6, abs_tol=1e-15):
+        fail(f"{seen}, what eps = 1e-8 gives: the step kept adding 1e-8 when eps changed, so "
+             "the file's eps setting never reaches it.", fix=UPDATE_FIX)
     fail(f"{seen}.", fix=UPDATE_FIX)
 
 

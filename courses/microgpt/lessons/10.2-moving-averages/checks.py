@@ -65,6 +65,7 @@ def _(code):
     got, _ = _fold(code, grads, start)
     want = [BETA1 * a + (1 - BETA1) * g for a, g in zip(start, grads)]
     if _all_close(got, want):
+        _other_beta1(code, start, grads)
         return
     seen = ("With beta1 = 0.85, m = [0, 2] and gradients [1, -4], smoothed_step(0) should leave "
             "m = [0.15, 1.1]: 0.85 × 0 + 0.15 × 1, and 0.85 × 2 + 0.15 × (-4). "
@@ -97,6 +98,30 @@ def _(code):
         fail(f"{seen}: both gradients went into m[0], one after the other, and m[1] was never "
              "touched. Each parameter needs its own mean: params[i]'s gradient goes into m[i].",
              fix=UPDATE_FIX)
+    fail(f"{seen}.", fix=UPDATE_FIX)
+
+
+def _other_beta1(code, start, grads):
+    """The same fold with beta1 set to 0.6: the shares must follow beta1, not stay 0.85 and 0.15."""
+    beta1 = 0.6
+    got, _ = _fold(code, grads, start, beta1=beta1)
+    if _all_close(got, [beta1 * a + (1 - beta1) * g for a, g in zip(start, grads)]):
+        return
+    seen = ("With the file's beta1 set to 0.6 for one call, m = [0, 2] and gradients [1, -4], "
+            "smoothed_step(0) should leave m = [0.4, -0.4]: 0.6 × 0 + 0.4 × 1, and 0.6 × 2 + "
+            f"0.4 × (-4). Yours left m = {shown(got)}")
+    kept = ("so a change of beta1 never reaches the mean: Run's comparison of beta1 = 0 with "
+            "0.85 would show the same walk twice.")
+    if _all_close(got, [BETA1 * a + (1 - BETA1) * g for a, g in zip(start, grads)]):
+        fail(f"{seen}, what beta1 = 0.85 gives: both shares stayed 0.85 and 0.15 when beta1 "
+             f"changed, {kept}", fix=UPDATE_FIX)
+    if _all_close(got, [beta1 * a + (1 - BETA1) * g for a, g in zip(start, grads)]):
+        fail(f"{seen}: the old mean kept 0.6, but the new gradient's share stayed 0.15 when beta1 "
+             "changed. It is 1 - beta1, what the old mean leaves, so the two shares always add "
+             "up to 1.", fix=UPDATE_FIX)
+    if _all_close(got, [BETA1 * a + (1 - beta1) * g for a, g in zip(start, grads)]):
+        fail(f"{seen}: the new gradient took 0.4, but the old mean's share stayed 0.85 when beta1 "
+             f"changed, {kept}", fix=UPDATE_FIX)
     fail(f"{seen}.", fix=UPDATE_FIX)
 
 

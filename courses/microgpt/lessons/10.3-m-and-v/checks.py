@@ -35,14 +35,15 @@ V_FIX = "`v[i] = beta2 * v[i] + (1 - beta2) * p.grad ** 2`"
 OTHER_NAMES = "zoë\nrené\nanne-marie\nbo\nlou\nmina\n"
 
 
-def _probe(code, grads, step, m0, v0):
+def _probe(code, grads, step, m0, v0, betas=(BETA1, BETA2)):
     """adam_step(step) on new parameters (data 0, grads `grads`), with m and v starting at m0
-    and v0: the means it leaves (copies)."""
+    and v0, and the file's beta1 and beta2 set to `betas`: the means it leaves (copies)."""
     params = [code.Value(0.0) for _ in grads]
     for p, grad in zip(params, grads):
         p.grad = grad
     m, v = list(m0), list(v0)
-    with replacing(code, "params", params), replacing(code, "m", m), replacing(code, "v", v):
+    with replacing(code, "params", params), replacing(code, "m", m), replacing(code, "v", v), \
+            replacing(code, "beta1", betas[0]), replacing(code, "beta2", betas[1]):
         with calling(f"adam_step({step})"):
             code.adam_step(step)
     return list(m), list(v)
@@ -93,14 +94,54 @@ def _(code):
             f"old + 0.01 × gradient²). Yours left m = {shown(m)} and v = {shown(v)}")
     m_ok, v_ok = _same(m, want_m), _same(v, want_v)
     if m_ok and v_ok:
+        _other_betas(code, grads, step, m0, v0)
         return
     if _same(m, _blend(BETA2, m0, grads)) and _same(v, _blend(BETA1, v0, [g * g for g in grads])):
         fail(f"{seen}: beta1 and beta2 are swapped. m, the mean of the gradients, forgets fast "
              "with beta1 = 0.85 (about the last 7 steps count); v, the mean of their squares, "
              "slowly with beta2 = 0.99 (about the last 100).", fix=f"{M_FIX} and {V_FIX}")
+    if _same(m, m0) and _same(v, v0):
+        fail(f"{seen}: neither m nor v changed. The new means have to be "
+             "written into the file's lists, m[i] and v[i], where the next step finds them.",
+             fix=f"{M_FIX} and {V_FIX}")
     if not m_ok:
         fail(f"{seen}: m is off. " + _m_slip(m, m0, grads), fix=M_FIX)
     fail(f"{seen}: v is off. " + _v_slip(v, v0, grads, m), fix=V_FIX)
+
+
+def _other_betas(code, grads, step, m0, v0):
+    """The same step with the file's beta1 set to 0.7 and beta2 to 0.9: both lines must follow."""
+    betas = (0.7, 0.9)
+    m, v = _probe(code, grads, step, m0, v0, betas)
+    squares = [g * g for g in grads]
+    want_m, want_v = _blend(betas[0], m0, grads), _blend(betas[1], v0, squares)
+    if _same(m, want_m) and _same(v, want_v):
+        return
+    seen = ("With the file's beta1 set to 0.7 and beta2 to 0.9 for one call, from the same m, v "
+            f"and gradients, adam_step should leave m = {shown(want_m)} (0.7 × old + 0.3 × "
+            f"gradient) and v = {shown(want_v)} (0.9 × old + 0.1 × gradient²). Yours left m = "
+            f"{shown(m)} and v = {shown(v)}")
+    stuck, settings = [], []
+    for name, got, old, new, beta, usual, setting in (
+            ("m", m, m0, grads, betas[0], BETA1, "beta1"),
+            ("v", v, v0, squares, betas[1], BETA2, "beta2")):
+        if _same(got, _blend(beta, old, new)):
+            continue
+        settings.append(f"{setting} = {number(usual)}")
+        if _same(got, _blend(usual, old, new)):
+            stuck.append(f"{name} was blended with {number(usual)} and {number(1 - usual)} "
+                         f"still, what {setting} = {number(usual)} gives")
+        elif _same(got, [beta * a + (1 - usual) * b for a, b in zip(old, new)]):
+            stuck.append(f"the old {name} kept {number(beta)}, but the new share stayed "
+                         f"{number(1 - usual)}, where it is 1 - {setting} = {number(1 - beta)}")
+        elif _same(got, [usual * a + (1 - beta) * b for a, b in zip(old, new)]):
+            stuck.append(f"the new share of {name} was {number(1 - beta)}, but the old {name} "
+                         f"kept {number(usual)} still, where it keeps {setting} = {number(beta)}")
+    if stuck and len(stuck) == len(settings):
+        fail(f"{seen}: {'; and '.join(stuck)}. Those numbers did not follow the settings, so a "
+             f"file that changed them would still blend as with {' and '.join(settings)}.",
+             fix=f"{M_FIX} and {V_FIX}")
+    fail(f"{seen}.", fix=f"{M_FIX} and {V_FIX}")
 
 
 def _m_slip(m, m0, grads):

@@ -11,7 +11,18 @@ numbers at step 0 or at step 9. Then m and v must stay uncorrected from step to 
 steps of microgpt must move every parameter as Adam done here does, and adam_step is compared
 with ours on new parameters, twice each.
 """
-from linebyline.runtime import Case, agrees, calling, check, close, fail, number, plural, replacing
+from linebyline.runtime import (
+    Case,
+    agrees,
+    calling,
+    check,
+    close,
+    fail,
+    number,
+    plural,
+    replacing,
+    shown,
+)
 
 BETA1, BETA2 = 0.85, 0.99
 HUGE = 1e12
@@ -21,23 +32,25 @@ M_HAT_FIX = "`m_hat = m[i] / (1 - beta1 ** (step + 1))`"
 V_HAT_FIX = "`v_hat = v[i] / (1 - beta2 ** (step + 1))`"
 
 
-def _call_one(code, grad, step, m0, v0, eps):
-    """adam_step(step) on one parameter at 0 with this grad, m and v: (its move, m, v)."""
+def _call_one(code, grad, step, m0, v0, eps, betas):
+    """adam_step(step) on one parameter at 0 with this grad, m and v, and the file's eps, beta1
+    and beta2 set to `eps` and `betas`: (its move, m, v)."""
     p = code.Value(0.0)
     p.grad = grad
     m, v = [m0], [v0]
     with replacing(code, "params", [p]), replacing(code, "m", m), replacing(code, "v", v), \
-            replacing(code, "eps", eps):
+            replacing(code, "eps", eps), replacing(code, "beta1", betas[0]), \
+            replacing(code, "beta2", betas[1]):
         with calling(f"adam_step({step})"):
             code.adam_step(step)
     return -p.data, m[0], v[0]
 
 
-def _hats(code, grad, step, m0, v0):
+def _hats(code, grad, step, m0, v0, betas=(BETA1, BETA2)):
     """(m_hat, v_hat, m, v) as the learner's adam_step works them out for one parameter."""
     lr = code.learning_rate * (1 - step / code.num_steps)
-    small, m, v = _call_one(code, grad, step, m0, v0, HUGE)
-    whole, _, _ = _call_one(code, grad, step, m0, v0, 0.0)
+    small, m, v = _call_one(code, grad, step, m0, v0, HUGE, betas)
+    whole, _, _ = _call_one(code, grad, step, m0, v0, 0.0, betas)
     # small = lr * m_hat / (root + HUGE) and whole = lr * m_hat / root, where root = v_hat ** 0.5:
     # so 1/small - 1/whole = HUGE / (lr * m_hat). A negative v_hat has a complex root, so the
     # moves may be complex: the real parts are what is read.
@@ -74,7 +87,16 @@ def _m_slip(m_hat, m1, step):
     if _near(m_hat, m1 - BETA1 ** t):
         return ("m_hat is m minus 0.85 to a power: the division needs brackets around "
                 "1 - beta1 ** (step + 1), or it divides by 1 and then subtracts.")
-    return ""
+    return _divisor("m_hat", "m", m_hat, m1, f"1 - 0.85^{t} = {number(1 - BETA1 ** t)}")
+
+
+def _divisor(hat, mean, got, raw, weight):
+    """What a learner's hat divided its mean by, against the total weight it should be."""
+    if not got or got != got or not raw:
+        return (f"Your {hat} came out as {number(got)}, not {mean} divided by anything: it has "
+                f"to be {mean} divided by its total weight, {weight}.")
+    return (f"Your {hat} is {mean} divided by {number(raw / got)}, where the total weight of "
+            f"what {mean} holds is {weight}.")
 
 
 def _v_slip(v_hat, v1, step):
@@ -97,7 +119,7 @@ def _v_slip(v_hat, v1, step):
         return ("v_hat is v minus 0.99 to a power, which is below 0, and a number below 0 has no "
                 "real root: the division needs brackets around 1 - beta2 ** (step + 1), or it "
                 "divides by 1 and then subtracts.")
-    return ""
+    return _divisor("v_hat", "v", v_hat, v1, f"1 - 0.99^{t} = {number(1 - BETA2 ** t)}")
 
 
 def _judge(code, grad, step, m0, v0, seen):
@@ -147,10 +169,10 @@ def _judge(code, grad, step, m0, v0, seen):
                                                            _v_slip(v_hat, v1, step)))),
              fix=HATS_FIX)
     if not m_ok:
-        fail(f"{told}, where m / (1 - 0.85^{t}) is {number(want_m)}. "
-             + _m_slip(m_hat, m1, step), fix=M_HAT_FIX)
-    fail(f"{told}, where v / (1 - 0.99^{t}) is {number(want_v)}. " + _v_slip(v_hat, v1, step),
-         fix=V_HAT_FIX)
+        fail(f"{told}: v_hat is right, but m_hat should be m / (1 - 0.85^{t}) = "
+             f"{number(want_m)}. " + _m_slip(m_hat, m1, step), fix=M_HAT_FIX)
+    fail(f"{told}: m_hat is right, but v_hat should be v / (1 - 0.99^{t}) = {number(want_v)}. "
+         + _v_slip(v_hat, v1, step), fix=V_HAT_FIX)
 
 
 @check("at the first step, m_hat and v_hat are the gradient and its square")
@@ -172,6 +194,32 @@ def _(code):
            f"{number(1 - BETA1 ** 10)} and 1 - 0.99^10 = {number(1 - BETA2 ** 10)}, so m_hat "
            f"should be {number(m1 / (1 - BETA1 ** 10))} and v_hat "
            f"{number(v1 / (1 - BETA2 ** 10))}")
+
+
+@check("the corrections follow beta1 and beta2")
+def _(code):
+    betas = (0.7, 0.9)
+    m_hat, v_hat, m1, v1 = _hats(code, 2.0, 0, 0.0, 0.0, betas)
+    want_m, want_v = m1 / (1 - betas[0]), v1 / (1 - betas[1])
+    m_ok, v_ok = _near(m_hat, want_m), _near(v_hat, want_v)
+    if m_ok and v_ok:
+        return
+    seen = ("With the file's beta1 set to 0.7 and beta2 to 0.9 for one call, adam_step(0) with "
+            f"a gradient of 2 makes m = 0.3 × 2 = {number(m1)} and v = 0.1 × 4 = {number(v1)}; "
+            f"corrected, m_hat = {number(m1)} / (1 - 0.7) = {number(want_m)} and v_hat = "
+            f"{number(v1)} / (1 - 0.9) = {number(want_v)}, the gradient and its square, whatever "
+            f"the betas. Read off your update, your m_hat is {number(m_hat)} and your v_hat "
+            f"{number(v_hat)}")
+    stuck = []
+    if not m_ok and _near(m_hat, m1 / (1 - BETA1)):
+        stuck.append("m_hat is m divided by 1 - 0.85, what beta1 = 0.85 gives")
+    if not v_ok and _near(v_hat, v1 / (1 - BETA2)):
+        stuck.append("v_hat is v divided by 1 - 0.99, what beta2 = 0.99 gives")
+    if len(stuck) == (not m_ok) + (not v_ok):
+        fail(f"{seen}: {'; and '.join(stuck)}. The {'corrections' if len(stuck) == 2 else 'correction'} "
+             "did not follow the settings when they changed, so with other betas m_hat and v_hat "
+             "would no longer be the gradient and its square at the first step.", fix=HATS_FIX)
+    fail(f"{seen}.", fix=HATS_FIX)
 
 
 @check("m and v themselves stay uncorrected")
@@ -239,15 +287,45 @@ def _(code):
                 v_hat = square[i] / (1 - BETA2 ** (step + 1))
                 want = data - lr * m_hat / (v_hat ** 0.5 + 1e-8)
                 if not close(code.params[i].data, want, rel=1e-9, abs_tol=1e-15):
-                    wrong.append((i, want))
+                    wrong.append((i, want, data, g, mean[i], square[i]))
             if wrong:
-                i, want = wrong[0]
-                fail(f"After train_step({step}) on {NAMES[step]!r}, {len(wrong):,} of the "
-                     f"{count:,} parameters are not where Adam done here puts them: the first, "
-                     f"params[{i}], is at {number(code.params[i].data)} where it should be at "
-                     f"{number(want)}, given the gradients backward() gave.", fix=HATS_FIX)
+                fail(_off(code, step, wrong, count), fix=HATS_FIX)
     return (f"Two steps, {NAMES[0]!r} then {NAMES[1]!r}: all {count:,} parameters where Adam done "
             "here puts them.")
+
+
+def _apart(got, want):
+    """got and want written with enough digits to tell them apart, and the gap between them."""
+    if not isinstance(got, (int, float)) or isinstance(got, bool):
+        return shown(got), number(want), ""
+    got, want = got + 0.0, want + 0.0  # -0.0 written as 0
+    for digits in range(6, 18):
+        a, b = f"{got:.{digits}g}", f"{want:.{digits}g}"
+        if a != b:
+            break
+    return a, b, f" (a difference of {abs(got - want):.2g})" if got == got else ""
+
+
+def _off(code, step, wrong, count):
+    """What two real steps found at the first parameter Adam done here puts elsewhere."""
+    i, want, data, grad, mean, square = wrong[0]
+    got = code.params[i].data
+    told = (f"After train_step({step}) on {NAMES[step]!r}, {len(wrong):,} of the {count:,} "
+            f"parameters are not where Adam done here puts them. The first, params[{i}], had "
+            f"the gradient {number(grad)} from backward()")
+    if not (close(code.m[i], mean, rel=1e-9, abs_tol=1e-15)
+            and close(code.v[i], square, rel=1e-9, abs_tol=1e-15)):
+        return (f"{told}, and after the step its m is {shown(code.m[i])} and its v "
+                f"{shown(code.v[i])}, where the running means are {number(mean)} and "
+                f"{number(square)}: something beyond the given line that updates them changed m[i] "
+                "or v[i].")
+    if isinstance(got, complex):
+        return (f"{told}; its m and v are right, but it ended as a complex number, "
+                f"where Adam moves it by {number(want - data)}: a number below 0 was raised to "
+                "the power 0.5.")
+    a, b, gap = _apart(got - data if isinstance(got, (int, float)) else got, want - data)
+    return (f"{told}; its m and v are right, but it moved by {a} where Adam moves it by {b}"
+            f"{gap}.")
 
 
 def _cases(rng):

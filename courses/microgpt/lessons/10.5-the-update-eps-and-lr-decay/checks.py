@@ -9,22 +9,27 @@ apart (lr times the gradient, over its square, uncorrected), whatever lr is. The
 0 and a tiny one (eps), then lr at steps 0, 500 and 999 read off the moves, then two real steps
 of microgpt against Adam done here, then adam_step against ours on new parameters, twice each.
 """
-from linebyline.runtime import Case, agrees, calling, check, close, fail, number, replacing
+from contextlib import ExitStack
+
+from linebyline.runtime import Case, agrees, calling, check, close, fail, number, replacing, shown
 
 BETA1, BETA2, EPS = 0.85, 0.99, 1e-8
 LR_FIX = "`lr = learning_rate * (1 - step / num_steps)`"
 UPDATE_FIX = "`p.data -= lr * m_hat / (v_hat ** 0.5 + eps)`"
 
 
-def _moves(code, grads, step, m0=None, v0=None):
-    """adam_step(step) on new parameters at 0 with these grads (and m, v): how far each moved
-    downhill, i.e. against its gradient (so a right move is positive)."""
+def _moves(code, grads, step, m0=None, v0=None, settings=None):
+    """adam_step(step) on new parameters at 0 with these grads (and m, v), with the file's
+    settings (names to values) replaced for the call: how far each moved downhill, i.e. against
+    its gradient (so a right move is positive)."""
     params = [code.Value(0.0) for _ in grads]
     for p, grad in zip(params, grads):
         p.grad = grad
     m = list(m0) if m0 else [0.0] * len(grads)
     v = list(v0) if v0 else [0.0] * len(grads)
-    with replacing(code, "params", params), replacing(code, "m", m), replacing(code, "v", v):
+    with ExitStack() as stack:
+        for name, value in {"params": params, "m": m, "v": v, **(settings or {})}.items():
+            stack.enter_context(replacing(code, name, value))
         with calling(f"adam_step({step})"):
             code.adam_step(step)
     return [-p.data if grad >= 0 else p.data for p, grad in zip(params, grads)]
@@ -51,8 +56,15 @@ def _first_step(code):
             f"learning_rate = {number(lr)} downhill. Yours moved them {number(moved[0])} and "
             f"{number(moved[1])} downhill")
     if all(_is(x, 0.0) for x in moved):
-        return (f"{seen}: not at all. Either lr is 0 at step 0, where it must be the whole "
-                "learning_rate, or p.data does not change.", f"{LR_FIX}, and {UPDATE_FIX}")
+        later = _moves(code, grads, 500)
+        if not all(_is(x, 0.0) for x in later):
+            return (f"{seen}: not at all. At step 500 the same gradients move them "
+                    f"{number(later[0])} and {number(later[1])}, so the step does change p.data: "
+                    "it is lr that is 0 at step 0, where it must be the whole learning_rate.",
+                    LR_FIX)
+        return (f"{seen}: not at all, and at step 500 not at all either. Either lr is 0 at every "
+                "step, where it must start at the whole learning_rate, or p.data does not change.",
+                f"{LR_FIX}, and {UPDATE_FIX}")
     if all(_is(x, -lr) for x in moved):
         return (f"{seen}, that is, both went uphill by lr: the step was added to p.data. The "
                 "gradient points the way the loss grows, so the step is subtracted.", UPDATE_FIX)
@@ -107,6 +119,7 @@ def _(code):
              fix=UPDATE_FIX)
     want = lr * grads[1] / (grads[1] + EPS)
     if _is(moved[1], want):
+        _other_eps(code, lr)
         return
     seen = (f"With a gradient of 0.000000001 (1e-9, below eps), adam_step(0) should move the "
             f"parameter lr × 1e-9 / (1e-9 + 1e-8) = {_plain(want)}: eps only matters for "
@@ -118,20 +131,68 @@ def _(code):
     fail(f"{seen}.", fix=UPDATE_FIX)
 
 
+def _other_eps(code, lr):
+    """With the file's eps set to 1e-6, a gradient of 1e-7 must move lr × 1e-7 / (1e-7 + 1e-6)."""
+    eps, grad = 1e-6, 1e-7
+    moved = _moves(code, [grad], 0, settings={"eps": eps})[0]
+    want = lr * grad / (grad + eps)
+    if _is(moved, want):
+        return
+    seen = ("With the file's eps set to 0.000001 (1e-6) for one call and a gradient of "
+            f"0.0000001 (1e-7), adam_step(0) should move the parameter lr × 1e-7 / (1e-7 + "
+            f"1e-6) = {_plain(want)}. Yours moved it {_plain(moved)}")
+    if _is(moved, lr * grad / (grad + EPS)):
+        fail(f"{seen}, what eps = 1e-8 gives: the step kept adding 1e-8 when eps changed, so "
+             "the file's eps setting never reaches it.", fix=UPDATE_FIX)
+    fail(f"{seen}.", fix=UPDATE_FIX)
+
+
+def _read_lr(code, steps, settings=None):
+    """lr at each step, read off the move from m = v = 1 with a gradient of 1 (m and v stay 1;
+    their corrections give the ratio of the move to lr)."""
+    found = []
+    for step in steps:
+        ratio = (1 / (1 - BETA1 ** (step + 1))) / ((1 / (1 - BETA2 ** (step + 1))) ** 0.5 + EPS)
+        moved = _moves(code, [1.0], step, [1.0], [1.0], settings)[0]
+        found.append((step, moved / ratio))
+    return found
+
+
+def _other_run(code):
+    """lr with the file's learning_rate set to 0.05 and num_steps to 200: it must follow both."""
+    rate, count = 0.05, 200
+    found = _read_lr(code, (0, 100, 199), {"learning_rate": rate, "num_steps": count})
+    want = [rate * (1 - step / count) for step, _ in found]
+    if all(_is(lr, w) for (_, lr), w in zip(found, want)):
+        return
+    seen = ("With the file's learning_rate set to 0.05 and num_steps to 200 for these calls, "
+            "lr should be 0.05 × (1 - step / 200): 0.05 at step 0, 0.025 at step 100 and 0.00025 "
+            "at step 199. Read off the moves, yours is "
+            + ", ".join(f"{_plain(lr)} at step {step}" for step, lr in found))
+    kept = []
+    for start in (rate, code.learning_rate):
+        for length in (count, code.num_steps):
+            if (start, length) != (rate, count) and all(
+                    _is(lr, start * (1 - step / length)) for step, lr in found):
+                kept = [f"started at {number(start)}" if start != rate else "",
+                        f"shrank over {length:,} steps" if length != count else ""]
+    if kept:
+        fail(f"{seen}: it {' and '.join(filter(None, kept))}, as in the bundled run, and did "
+             "not follow the settings. Training longer or shorter, or faster, means changing "
+             "num_steps or learning_rate, and lr has to change with them.", fix=LR_FIX)
+    fail(f"{seen}.", fix=LR_FIX)
+
+
 @check("lr shrinks in a straight line to 0")
 def _(code):
     if _first_step(code):
         fail("The update at step 0 is not right yet (see the first check), so lr cannot be "
              "read off it.", fix=f"{LR_FIX}, and {UPDATE_FIX}")
     learning_rate, num_steps = code.learning_rate, code.num_steps
-    found = []
-    for step in (0, 500, 999):
-        # From m = v = 1 with a gradient of 1, m and v stay 1; their corrections give the ratio.
-        ratio = (1 / (1 - BETA1 ** (step + 1))) / ((1 / (1 - BETA2 ** (step + 1))) ** 0.5 + EPS)
-        moved = _moves(code, [1.0], step, [1.0], [1.0])[0]
-        found.append((step, moved / ratio))
+    found = _read_lr(code, (0, 500, 999))
     want = [learning_rate * (1 - step / num_steps) for step, _ in found]
     if all(_is(lr, w, rel=1e-6) for (_, lr), w in zip(found, want)):
+        _other_run(code)
         return
     rates = ", ".join(f"{_plain(lr)} at step {step}" for step, lr in found)
     seen = (f"Read off the moves, lr is {rates}; it should be learning_rate × (1 - step / "
@@ -192,17 +253,46 @@ def _(code):
                 v_hat = square[i] / (1 - BETA2 ** (step + 1))
                 want = data - lr * m_hat / (v_hat ** 0.5 + EPS)
                 if not close(code.params[i].data, want, rel=1e-9, abs_tol=1e-15):
-                    wrong.append((i, want))
+                    wrong.append((i, want, data, g, mean[i], square[i]))
             if wrong:
-                i, want = wrong[0]
-                fail(f"After train_step({step}) on {NAMES[step]!r}, {len(wrong):,} of the "
-                     f"{count:,} parameters are not where Adam done here puts them: the first, "
-                     f"params[{i}], is at {number(code.params[i].data)} where it should be at "
-                     f"{number(want)}, given the gradients backward() gave.",
-                     fix=f"{LR_FIX}, and {UPDATE_FIX}")
+                fail(_off(code, step, wrong, count), fix=f"{LR_FIX}, and {UPDATE_FIX}")
         zeros = sum(1 for g in seen[0][0] if g == 0)
     return (f"Two steps, {NAMES[0]!r} then {NAMES[1]!r}: all {count:,} parameters where Adam done "
             f"here puts them, the {zeros:,} with a gradient of 0 at the first step included.")
+
+
+def _apart(got, want):
+    """got and want written with enough digits to tell them apart, and the gap between them."""
+    if not isinstance(got, (int, float)) or isinstance(got, bool):
+        return shown(got), number(want), ""
+    got, want = got + 0.0, want + 0.0  # -0.0 written as 0
+    for digits in range(6, 18):
+        a, b = f"{got:.{digits}g}", f"{want:.{digits}g}"
+        if a != b:
+            break
+    return a, b, f" (a difference of {abs(got - want):.2g})" if got == got else ""
+
+
+def _off(code, step, wrong, count):
+    """What two real steps found at the first parameter Adam done here puts elsewhere."""
+    i, want, data, grad, mean, square = wrong[0]
+    got = code.params[i].data
+    told = (f"After train_step({step}) on {NAMES[step]!r}, {len(wrong):,} of the {count:,} "
+            f"parameters are not where Adam done here puts them. The first, params[{i}], had "
+            f"the gradient {number(grad)} from backward()")
+    if not (close(code.m[i], mean, rel=1e-9, abs_tol=1e-15)
+            and close(code.v[i], square, rel=1e-9, abs_tol=1e-15)):
+        return (f"{told}, and after the step its m is {shown(code.m[i])} and its v "
+                f"{shown(code.v[i])}, where the running means are {number(mean)} and "
+                f"{number(square)}: something beyond the given line that updates them changed m[i] "
+                "or v[i].")
+    if isinstance(got, complex):
+        return (f"{told}; its m and v are right, but it ended as a complex number, "
+                f"where Adam moves it by {number(want - data)}: a number below 0 was raised to "
+                "the power 0.5.")
+    a, b, gap = _apart(got - data if isinstance(got, (int, float)) else got, want - data)
+    return (f"{told}; its m and v are right, but it moved by {a} where Adam moves it by {b}"
+            f"{gap}.")
 
 
 def _cases(rng):

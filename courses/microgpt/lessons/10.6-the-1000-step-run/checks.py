@@ -156,6 +156,16 @@ def _(code):
     lr = 0.01
     if all(_is(x, want) for x, want in zip(moves, [lr, lr, 0.0])):
         return
+    if all(_is(x, 0.0) for x in moves):
+        later, _, _ = _probe(code, grads, 500)
+        if not all(_is(x, 0.0) for x in later):
+            fail(f"{seen}: not at all. At step 500 the same gradients move them "
+                 f"{', '.join(number(x) for x in later)}, so the step does change p.data: it is "
+                 "lr that is 0 at step 0, where it is the whole learning_rate (lesson 10.5).",
+                 fix=LR_FIX)
+        fail(f"{seen}: not at all, and at step 500 not at all either. Either lr is 0 at every "
+             "step, where it must start at the whole learning_rate (lesson 10.5), or p.data "
+             "does not change.", fix=f"{LR_FIX}, and {STEP_FIX}")
     if _is(moves[0], lr * 1.5) and _is(moves[1], lr * 1.5):
         fail(f"{seen}: 1.5 × lr, which is m / √v uncorrected. Divide m and v by their total "
              "weights, 1 - beta to the power step + 1, into m_hat and v_hat (lesson 10.4), and "
@@ -169,9 +179,6 @@ def _(code):
     if _is(moves[0] * 4, moves[1]):
         fail(f"{seen}: a quarter as far for the gradient 4 times as steep: that divides by "
              "v_hat itself, not its root (lesson 10.5).", fix=STEP_FIX)
-    if all(_is(x, 0.0) for x in moves):
-        fail(f"{seen}: not at all. At step 0 lr is the whole learning_rate (lesson 10.5).",
-             fix=f"{LR_FIX}, and {UPDATE_FIX}")
     if _is(moves[0], moves[1]):
         fail(f"{seen}: both alike, as they should, but by {number(moves[0])} and not lr = 0.01. "
              "At step 0 lr is the whole learning_rate: 1 - step / num_steps is 1 (lesson 10.5).",
@@ -239,6 +246,116 @@ def _(code):
          "later steps (lesson 10.4).", fix=f"{LR_FIX}, and {HATS_FIX}")
 
 
+# Each setting changed on its own, for one call: adam_step must follow it. The probe is at step
+# 2 (early, so the corrections are far from 1, and lr shows num_steps), from means that are not 0,
+# with a gradient below eps's new size.
+OTHER_SETTINGS = (("learning_rate", 0.05), ("num_steps", 10), ("beta1", 0.7), ("beta2", 0.9),
+                  ("eps", 1e-6))
+PROBE = {"grads": [2.0, 1e-7], "step": 2, "m0": [0.5, 0.0], "v0": [0.3, 0.0]}
+
+
+def _adam_here(values):
+    """Adam done here on the probe with these settings: (moves downhill, m, v)."""
+    step, moves, m, v = PROBE["step"], [], [], []
+    lr = values["learning_rate"] * (1 - step / values["num_steps"])
+    b1, b2 = values["beta1"], values["beta2"]
+    for g, m0, v0 in zip(PROBE["grads"], PROBE["m0"], PROBE["v0"]):
+        m.append(b1 * m0 + (1 - b1) * g)
+        v.append(b2 * v0 + (1 - b2) * g * g)
+        m_hat, v_hat = m[-1] / (1 - b1 ** (step + 1)), v[-1] / (1 - b2 ** (step + 1))
+        moves.append(lr * m_hat / (v_hat ** 0.5 + values["eps"]))
+    return moves, m, v
+
+
+def _probe_with(code, name, value):
+    """The probe, with the file's `name` set to `value` for the call: (moves, m, v)."""
+    with replacing(code, name, value):
+        return _probe(code, PROBE["grads"], PROBE["step"], PROBE["m0"], PROBE["v0"])
+
+
+def _parts_apart(got, want):
+    """Which of the moves, m and v differ, in words."""
+    return [part for part, a, b in zip(("the moves", "m", "v"), got, want)
+            if not all(_is(x, y, rel=1e-9) for x, y in zip(a, b))]
+
+
+def _setting(value):
+    """A setting as the lesson writes it: 1e-8 for eps, 0.05 or 200 for the others."""
+    return f"{value:.0e}".replace("e-0", "e-") if value < 1e-4 else number(value)
+
+
+def _setting_fix(name, kept):
+    """The lines that read `name`: the lr line, the means, the corrections or the step."""
+    if name in ("learning_rate", "num_steps"):
+        return LR_FIX
+    if name == "eps":
+        return STEP_FIX
+    return MEANS_FIX if kept != ["the moves"] else HATS_FIX
+
+
+def _first_apart(got, want):
+    """The first number of (moves, m, v) that differs, with enough digits to show it."""
+    for part, items, rights in zip(("the move of parameter", "m", "v"), got, want):
+        for index, (a, b) in enumerate(zip(items, rights)):
+            if not _is(a, b, rel=1e-9):
+                mine, ours = _apart(a, b)
+                where = f"{part} {index}" if part.startswith("the") else f"{part}[{index}]"
+                return f"{where} is {mine}, where Adam done here makes it {ours}"
+    return "they differ"
+
+
+def _apart(got, want):
+    """got and want with enough digits to tell them apart."""
+    if not isinstance(got, (int, float)) or isinstance(got, bool):
+        return shown(got), number(want)
+    got, want = got + 0.0, want + 0.0  # -0.0 written as 0
+    for digits in range(6, 18):
+        a, b = f"{got:.{digits}g}", f"{want:.{digits}g}"
+        if a != b:
+            break
+    return a, b
+
+
+@check("Adam follows its settings when they change")
+def _(code):
+    usual = {"num_steps": 1000, **SETTINGS}
+    got = _probe(code, PROBE["grads"], PROBE["step"], PROBE["m0"], PROBE["v0"])
+    want = _adam_here(usual)
+    if _parts_apart(got, want):
+        fail("With the settings as they are, adam_step(2) from m = [0.5, 0] and v = [0.3, 0] with "
+             f"the gradients 2 and 0.0000001 should leave m = {shown(want[1])} and v = "
+             f"{shown(want[2])}, and move the parameters {_plain(want[0][0])} and "
+             f"{_plain(want[0][1])} downhill, but {_first_apart(got, want)}. That is before "
+             "any setting changes: your adam_step parts from Adam's here already (lessons 10.3 "
+             "to 10.5).", fix=f"{LR_FIX}, and {UPDATE_FIX}")
+    for name, value in OTHER_SETTINGS:
+        want = _adam_here({**usual, name: value})
+        got = _probe_with(code, name, value)
+        wrong = _parts_apart(got, want)
+        if not wrong:
+            continue
+        before = _adam_here(usual)
+        kept = [part for part in wrong if part not in _parts_apart(got, before)]
+        seen = (f"With the file's {name} set to {_setting(value)} for one call (the other settings "
+                "as they are), adam_step(2) from m = [0.5, 0] and v = [0.3, 0] with the "
+                f"gradients 2 and 0.0000001 should leave m = {shown(want[1])} and v = "
+                f"{shown(want[2])}, and move the parameters {_plain(want[0][0])} and "
+                f"{_plain(want[0][1])} downhill. Yours left m = {shown(got[1])} and v = "
+                f"{shown(got[2])}, and moved them {_plain(got[0][0])} and {_plain(got[0][1])}")
+        if kept:
+            fail(f"{seen}: {' and '.join(kept)} came out just as with {name} = "
+                 f"{_setting(usual[name])}. Your adam_step did not follow {name} when it "
+                 f"changed, so a file that set {name} otherwise would still train as with "
+                 f"{_setting(usual[name])}.", fix=_setting_fix(name, kept))
+        if wrong == ["the moves"]:
+            fail(f"{seen}: {_first_apart(got, want)}. m and v are right, so the lines after them, "
+                 f"the corrections or the step, did not follow {name} as Adam does.",
+                 fix=f"{LR_FIX}, and {UPDATE_FIX}")
+        fail(f"{seen}: {_first_apart(got, want)}.", fix=f"{LR_FIX}, and {UPDATE_FIX}")
+    return ("learning_rate, num_steps, beta1, beta2 and eps each changed for one call: "
+            "adam_step followed every one.")
+
+
 NAMES = ["ava", "bo", "emma"]  # short names: three steps of microgpt on them are quick
 
 
@@ -277,14 +394,25 @@ def _(code):
             wrong = [i for i, (a, b) in enumerate(zip(mine, theirs))
                      if not close(a, b, rel=1e-9, abs_tol=1e-15)]
             if not close(loss.data, want.data, rel=1e-9, abs_tol=1e-12) or wrong:
-                where = (f"; {len(wrong):,} of the {len(mine):,} parameters differ, the first "
-                         f"params[{wrong[0]}] at {number(mine[wrong[0]])} where ours is at "
-                         f"{number(theirs[wrong[0]])}" if wrong else "")
-                fail(f"Training on {', '.join(repr(n) for n in NAMES)} from the same starting "
-                     f"weights, at step {step} your loss is {loss.data:.6f} and ours "
-                     f"{want.data:.6f}{where}.", fix=UPDATE_FIX)
+                fail(_beside(step, loss.data, want.data, wrong, mine, theirs), fix=UPDATE_FIX)
     return ("Three steps on 'ava', 'bo' and 'emma': the same losses and the same 4,192 "
             "parameters as ours, to the last digits.")
+
+
+def _beside(step, loss, want, wrong, mine, theirs):
+    """Where the learner's training left ours at this step: the loss, then the first parameter."""
+    told = f"Training on {', '.join(repr(n) for n in NAMES)} from the same starting weights"
+    if not close(loss, want, rel=1e-9, abs_tol=1e-12):
+        a, b = _apart(loss, want)
+        told += f", at step {step} your loss is {a} and ours {b}"
+    else:
+        told += f", at step {step} your loss is ours, {want:.6f}"
+    if not wrong:
+        return f"{told}."
+    i = wrong[0]
+    a, b = _apart(mine[i], theirs[i])
+    return (f"{told}; after it {len(wrong):,} of the {len(mine):,} parameters differ from ours, "
+            f"the first, params[{i}], at {a} where ours is at {b}.")
 
 
 def _cases(rng):
