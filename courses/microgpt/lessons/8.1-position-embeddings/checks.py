@@ -7,7 +7,21 @@ positions 2 and 3 (as in 'anna'), each with an empty cache, so nothing but the p
 between the two calls. The last check compares the whole of gpt() with ours on new names, up to
 position block_size - 1, each name run twice with fresh caches.
 """
-from linebyline.runtime import Case, agrees, calling, check, close, fail, number, reference, replacing
+import random
+
+from linebyline.runtime import (
+    Case,
+    agrees,
+    calling,
+    check,
+    close,
+    cut_off,
+    fail,
+    learner_line,
+    number,
+    reference,
+    replacing,
+)
 
 LETTER = "n"
 POSITIONS = (2, 3)
@@ -159,18 +173,180 @@ def _(code):
             fail(f"{seen}: each number of the token's row times its partner in the position's "
                  f"row. The two rows are added, not multiplied: {should}.")
         fail(f"{seen}, but {should}.")
+    _at_other_width(code, token, letter)
     return (f"{letter!r} at positions {POSITIONS[0]} and {POSITIONS[1]}: the same token row, two "
-            f"different position rows, two different x.")
+            f"different position rows, two different x; and x is as wide as the rows at another "
+            f"width too.")
+
+
+def _at_other_width(code, token, letter):
+    """x again with weights 8 numbers wide: a width of 16 written into the line shows only here."""
+    pos = POSITIONS[0]
+    try:
+        with _Width(code, OTHER_WIDTH):
+            wte, wpe = code.weights["wte"], code.weights["wpe"]
+            want = [t.data + p.data for t, p in zip(wte[token], wpe[pos])]
+            got = _x_of(code, token, pos)
+    except IndexError as error:
+        _too_wide(error, code, f"gpt({token}, {pos}, [], [])")
+    if not _same(got, want):
+        fail(f"{WIDE}, x for {letter!r} (token {token}) at position {pos} holds {len(got)} numbers "
+             f"and starts {_short(got)}, but it should be wte[{token}] + wpe[{pos}]: "
+             f"{len(want)} numbers, starting {_short(want)}. With n_embd = 16 x was right, so "
+             f"its line is written for the width 16 where it should follow the rows it adds.")
+
+
+# --- weights drawn here: another width, and gpt() compared with ours without touching weights ---
+
+def _drawn(space, width):
+    """train3's seven matrices at the given width, drawn here from a seed of our own, as Values
+    of ``space``: the learner's gpt() and ours read the very same numbers, and the weights of
+    both programs are left as they are (nothing is shared, nothing moved)."""
+    rows = {"wte": space.vocab_size, "wpe": space.block_size, "lm_head": space.vocab_size,
+            "attn_wq": width, "attn_wk": width, "attn_wv": width, "attn_wo": width}
+    key = (width, tuple(rows.values()))
+    if key not in _NUMBERS:
+        rng = random.Random(f"train3 weights, width {width}")
+        _NUMBERS[key] = {name: [[rng.gauss(0, 0.08) for _ in range(width)] for _ in range(count)]
+                         for name, count in rows.items()}
+    return {name: [[space.Value(n) for n in row] for row in mat]
+            for name, mat in _NUMBERS[key].items()}
+
+
+_NUMBERS = {}  # the numbers drawn for each width, drawn once: each call makes Values of its own
+
+
+class _Width:
+    """``with _Width(space, 8):`` gpt() reads weights drawn here, 8 numbers wide, and
+    n_embd = 8; both are put back when the block ends."""
+
+    def __init__(self, space, width):
+        self.parts = [replacing(space, "weights", _drawn(space, width)),
+                      replacing(space, "n_embd", width)]
+
+    def __enter__(self):
+        for part in self.parts:
+            part.__enter__()
+
+    def __exit__(self, *error):
+        for part in reversed(self.parts):
+            part.__exit__(*error)
+        return False
+
+
+OTHER_WIDTH = 8
+WIDE = (f"With another width, n_embd = {OTHER_WIDTH} (weights of {OTHER_WIDTH} numbers per row, "
+        f"drawn by the check)")
+
+
+def _too_wide(error, code, what):
+    """The message for an IndexError met at the other width: a width of 16 written in."""
+    line = learner_line(error, code)
+    at = f" at line {line} of your code" if line is not None else ""
+    fail(f"{WIDE}, {what} raised IndexError{at}: it read past the end of a vector of "
+         f"{OTHER_WIDTH} numbers. With n_embd = 16 it ran, so something there counts to 16, the "
+         f"bundled width, where it should count to n_embd (or to the vector's own length).")
+
+
+def _graph_gaps(code, word):
+    """gpt()'s logits at every position of BOS + word (fresh cache), and the entries of the
+    weights they read that are not in their graph, counted per matrix: {name: (cut, total)}."""
+    tokens = [code.BOS] + [code.chars.index(ch) for ch in word]
+    keys, values, logits = [], [], []
+    for pos, token in enumerate(tokens):
+        with calling(f"gpt({token}, {pos}, keys, values) for {word!r}"):
+            logits.extend(code.gpt(token, pos, keys, values))
+    weights = code.weights
+    rows = {"wte": sorted(set(tokens)), "wpe": range(len(tokens))}
+    leaves = {}
+    for name in ("wte", "wpe", "attn_wq", "attn_wk", "attn_wv", "attn_wo", "lm_head"):
+        for i in rows.get(name, range(len(weights[name]))):
+            leaves.update({f"{name}[{i}][{j}]": v for j, v in enumerate(weights[name][i])})
+    cut = set(cut_off(_Root(logits), leaves))
+    gaps = {}
+    for leaf in leaves:
+        name = leaf.split("[")[0]
+        count, total = gaps.get(name, (0, 0))
+        gaps[name] = (count + (leaf in cut), total + 1)
+    letters = ["BOS" if t == code.BOS else repr(code.chars[t]) for t in rows["wte"]]
+    label = {"wte": f"wte's rows for {', '.join(letters[:-1])} and {letters[-1]}",
+             "wpe": f"wpe's rows for positions 0 to {len(tokens) - 1}"}
+    return {label.get(name, name): counts for name, counts in gaps.items() if counts[0]}
+
+
+class _Root:
+    """One node whose children are all the logits: the graph is walked once, not per logit."""
+
+    def __init__(self, children):
+        self._children = children
+
+
+_WHY = [
+    ({"wte", "wpe"}, "The two rows reach the logits only through x = wte[token] + wpe[pos]: x "
+     "was made from their plain numbers (`.data`), a new Value with no link back to them."),
+    ({"wte"}, "The letter's row reaches the logits only through x = wte[token] + wpe[pos]: its "
+     "plain numbers (`.data`) were used there instead of the Values."),
+    ({"wpe"}, "The place's row reaches the logits only through x = wte[token] + wpe[pos]: its "
+     "plain numbers (`.data`) were used there instead of the Values."),
+    ({"attn_wq", "attn_wk"}, "q and k reach the logits only through the scores and attention's "
+     "weights (attn): one of them was computed from plain numbers (`.data`), so the link back to "
+     "q and k is gone, though every number is right."),
+    ({"attn_wq", "attn_wk", "attn_wv"}, "q, k and v reach the logits only through the blend of "
+     "the values: it was computed from plain numbers (`.data`), so the link back to attention's "
+     "weights and to the values is gone, though every number is right."),
+    ({"attn_wk"}, "k reaches the logits only through the keys in the cache: what keys holds, or "
+     "what the scores read from it, is plain numbers (`.data`), not k's Values."),
+    ({"attn_wv"}, "v reaches the logits only through the values in the cache and the blend: what "
+     "values holds, or what the blend reads from it, is plain numbers (`.data`), not v's Values."),
+    ({"attn_wq"}, "q reaches the logits only through the scores: they were computed from q's "
+     "plain numbers (`.data`)."),
+    ({"attn_wo"}, "attn_wo reaches the logits only through the output projection and the "
+     "residual sum: one of them was computed from plain numbers (`.data`)."),
+]
+
+
+def _gap_message(word, gaps):
+    parts = [f"all {total} numbers of {name}" if cut == total else f"{cut} of the {total} numbers "
+             f"of {name}" for name, (cut, total) in gaps.items()]
+    listed = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+    names = {name.split("'")[0] for name in gaps}
+    why = next((text for group, text in _WHY if names == group), None)
+    if why is None and "lm_head" in names:
+        why = ("Not even lm_head, the last matrix before them, is linked: the logits themselves "
+               "were made anew from plain numbers (`.data`).")
+    if why is None and "lm_head" not in names and len(names) >= 5:
+        why = ("Only lm_head is still linked: x was made anew from plain numbers (`.data`) after "
+               "attention, where the residual is added back or just before the read-out.")
+    why = why or ("Somewhere between these weights and the logits, a Value's plain number "
+                  "(`.data`) was used to compute with, where the Value itself must flow.")
+    return (f"gpt()'s logits for {word!r} (at all {len(word) + 1} positions) are computed from "
+            f"the weights, but {listed} are not in their graph: backward() from the loss can "
+            f"never reach them, so training would never change them. {why}")
+
+
+@check("a gradient reaches every weight gpt() reads")
+def _(code):
+    word = "emma" if all(ch in code.chars for ch in "emma") else "".join(code.chars[:4])
+    gaps = _graph_gaps(code, word)
+    if gaps:
+        fail(_gap_message(word, gaps))
+    return (f"Every number of attn_wq, attn_wk, attn_wv, attn_wo and lm_head, and of the rows of "
+            f"wte and wpe that {word!r} reads, is in the graph of gpt()'s logits.")
+
+
+LENGTHS = (1, 4, 9, 16, 23)
 
 
 def _name_cases(rng):
-    """Names of new letters, some longer than block_size: gpt() sees positions up to 15."""
-    for length in (1, 4, 9, 16, 23):
+    for length in LENGTHS:
         word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(length))
-        note = (f"a {length}-letter name: its positions run to block_size - 1"
-                if length >= 16 else "")
+        note = f"a {length}-letter name: positions up to block_size - 1" if length >= 16 else ""
         yield Case(f"the name {word!r}", lambda space, word=word: (
-            [space.BOS] + [space.chars.index(ch) for ch in word] + [space.BOS],), note)
+            [space.BOS] + [space.chars.index(ch) for ch in word] + [space.BOS], 16), note)
+    word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(6))
+    yield Case(f"the name {word!r}, with n_embd = {OTHER_WIDTH}", lambda space, word=word: (
+        [space.BOS] + [space.chars.index(ch) for ch in word] + [space.BOS], OTHER_WIDTH),
+        f"another width: weights of {OTHER_WIDTH} numbers per row, drawn by the check")
 
 
 class _Run:
@@ -183,14 +359,14 @@ class _Run:
 
 
 def _run_name(space, args):
-    """gpt() at every position of the name (at most block_size), with a fresh cache."""
-    tokens = args[0]
+    """gpt() at every position of the name (at most block_size), with a fresh cache, on weights
+    drawn here at the case's width (each program gets its own copy of the same numbers)."""
+    tokens, width = args
     keys, values = [], []
-    logits = []
-    for pos in range(min(space.block_size, len(tokens) - 1)):
-        logits.append([logit.data for logit in space.gpt(tokens[pos], pos, keys, values)])
-    labels = ["BOS" if token == space.BOS else space.chars[token] for token in tokens]
-    return _Run(labels, logits)
+    with _Width(space, width):
+        logits = [[logit.data for logit in space.gpt(tokens[pos], pos, keys, values)]
+                  for pos in range(min(space.block_size, len(tokens) - 1))]
+    return _Run(["BOS" if t == space.BOS else space.chars[t] for t in tokens], logits)
 
 
 def _parts(got, want):
@@ -209,5 +385,5 @@ def _parts(got, want):
     return ""
 
 
-agrees("gpt()", _name_cases, call=_run_name, compare=_parts, share=("weights",),
+agrees("gpt()", _name_cases, call=_run_name, compare=_parts,
        name="gpt() on new names, twice each")

@@ -8,6 +8,8 @@ invisible to backward(). Then gpt() is watched through a stand-in rmsnorm (the l
 with a note of what it was given and gave back), and finally rmsnorm and gpt() are compared with
 ours on new inputs: vectors of other lengths, zeros, big numbers, names up to position 15.
 """
+import random
+
 from linebyline.runtime import (
     Case,
     agrees,
@@ -76,9 +78,9 @@ def _(code):
                  f"made outside the function and added to inside it).")
         return
     seen = f"`{text}` returned {_list(got)}"
-    should = (f"The mean of the squares is (9 + 16) / 2 = {number(mean_square)}, so scale = "
-              f"({number(mean_square)} + 1e-5) ** -0.5 = {scale:.10f}, and the answer is "
-              f"{_list(want)}.")
+    should = (f"The mean of the squares is (9 + 16) / 2 = {number(mean_square)}; the scale is "
+              f"one over the square root of that (plus 1e-5), {scale:.10f}; and 3 and 4 times "
+              f"the scale give {_list(want)}.")
     if len(got) != len(numbers):
         fail(f"{seen}: {len(got)} numbers for an x of {len(numbers)}. rmsnorm scales each number "
              f"of x, so it returns as many as it is given. {should}")
@@ -95,16 +97,17 @@ def _(code):
              f"a typical number of x. {should}", fix="scale = (mean_square + 1e-5) ** -0.5")
     if times((mean_square + EPS) ** 0.5) or times(mean_square ** 0.5):
         fail(f"{seen}: each number times {number(mean_square ** 0.5)}, the root mean square "
-             f"itself, which makes x bigger still. The scale is one over it, the power -0.5 "
-             f"rather than 0.5. {should}", fix="scale = (mean_square + 1e-5) ** -0.5")
+             f"itself, which makes x bigger still: a vector of big numbers has to shrink, so "
+             f"the scale is one over the root mean square. {should}",
+             fix="scale = (mean_square + 1e-5) ** -0.5")
     if times((squares + EPS) ** -0.5) or times(squares ** -0.5):
         fail(f"{seen}: scaled by one over the square root of {number(squares)}, the sum of the "
              f"squares. rmsnorm needs their mean, the sum divided by len(x) = {len(numbers)}. "
-             f"{should}")
+             f"{should}", fix="mean_square = sum(xi * xi for xi in x) / len(x)")
     if times((squares / 16 + EPS) ** -0.5):
         fail(f"{seen}: the sum of the squares was divided by 16, not by len(x) = "
              f"{len(numbers)}. gpt()'s vectors do all hold 16 numbers, but rmsnorm must work for "
-             f"a vector of any length. {should}")
+             f"a vector of any length. {should}", fix="mean_square = sum(xi * xi for xi in x) / len(x)")
     plain_mean = sum(numbers) / len(numbers)
     if times((plain_mean + EPS) ** -0.5) or times((abs(plain_mean) + EPS) ** -0.5):
         fail(f"{seen}: scaled by the mean of the numbers themselves, {number(plain_mean)}, not of "
@@ -188,15 +191,17 @@ def _(code):
              f"x right after the line that makes it.")
     if len(seen) == 1:
         fail(f"{where}, rmsnorm ran once: only before attention. x = wte[{token}] + wpe[{pos}] has "
-             f"a root mean square of {rms:.4f}, far from 1, and the residual keeps it that way. "
-             f"Normalize x right after it is made, so the first thing the block sees has the "
-             f"same size at every position.")
+             f"a root mean square of {rms:.4f}, far from 1, and the residual keeps it that way: "
+             f"nothing between the line that makes x and the residual normalizes it, so what "
+             f"the block starts from has a different size at every position.",
+             fix="x = rmsnorm(x)")
     second_in = seen[1][0]
     if _same(second_in, first_in) and not _same(first_out, first_in):
         fail(f"{where}, rmsnorm was called on x = wte[{token}] + wpe[{pos}] (root mean square "
              f"{rms:.4f}) and gave back numbers of root mean square 1, but the next rmsnorm got "
-             f"the old x again: the result was thrown away. rmsnorm returns a new list; x has to "
-             f"be set to it.")
+             f"the old x again: the result was thrown away. rmsnorm returns a new list and "
+             f"leaves the one it is given as it was, so x still held the numbers from before.",
+             fix="x = rmsnorm(x)")
     if not _same(second_in, first_out):
         fail(f"{where}, what reaches attention's rmsnorm starts {_list(second_in[:3], 4)}, but "
              f"it should be the normalized x, which starts {_list(first_out[:3], 4)}.")
@@ -233,12 +238,54 @@ agrees("rmsnorm", _vector_cases, call=_norm_and_grads,
        name="rmsnorm on new vectors, twice each (numbers and grads)")
 
 
+# --- weights drawn here: another width, and gpt() compared with ours without touching weights ---
+
+def _drawn(space, width):
+    """train3's seven matrices at the given width, drawn here from a seed of our own, as Values
+    of ``space``: the learner's gpt() and ours read the very same numbers, and the weights of
+    both programs are left as they are (nothing is shared, nothing moved)."""
+    rows = {"wte": space.vocab_size, "wpe": space.block_size, "lm_head": space.vocab_size,
+            "attn_wq": width, "attn_wk": width, "attn_wv": width, "attn_wo": width}
+    key = (width, tuple(rows.values()))
+    if key not in _NUMBERS:
+        rng = random.Random(f"train3 weights, width {width}")
+        _NUMBERS[key] = {name: [[rng.gauss(0, 0.08) for _ in range(width)] for _ in range(count)]
+                         for name, count in rows.items()}
+    return {name: [[space.Value(n) for n in row] for row in mat]
+            for name, mat in _NUMBERS[key].items()}
+
+
+_NUMBERS = {}  # the numbers drawn for each width, drawn once: each call makes Values of its own
+
+
+class _Width:
+    """``with _Width(space, 8):`` gpt() reads weights drawn here, 8 numbers wide, and
+    n_embd = 8; both are put back when the block ends."""
+
+    def __init__(self, space, width):
+        self.parts = [replacing(space, "weights", _drawn(space, width)),
+                      replacing(space, "n_embd", width)]
+
+    def __enter__(self):
+        for part in self.parts:
+            part.__enter__()
+
+    def __exit__(self, *error):
+        for part in reversed(self.parts):
+            part.__exit__(*error)
+        return False
+
+
+OTHER_WIDTH = 8
+LENGTHS = (1, 5, 16, 22)
+
+
 def _name_cases(rng):
-    for length in (1, 5, 16, 22):
+    for length in LENGTHS:
         word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(length))
         note = f"a {length}-letter name: positions up to block_size - 1" if length >= 16 else ""
         yield Case(f"the name {word!r}", lambda space, word=word: (
-            [space.BOS] + [space.chars.index(ch) for ch in word] + [space.BOS],), note)
+            [space.BOS] + [space.chars.index(ch) for ch in word] + [space.BOS], 16), note)
 
 
 class _Run:
@@ -251,11 +298,13 @@ class _Run:
 
 
 def _run_name(space, args):
-    """gpt() at every position of the name (at most block_size), with a fresh cache."""
-    tokens = args[0]
+    """gpt() at every position of the name (at most block_size), with a fresh cache, on weights
+    drawn here at the case's width (each program gets its own copy of the same numbers)."""
+    tokens, width = args
     keys, values = [], []
-    logits = [[logit.data for logit in space.gpt(tokens[pos], pos, keys, values)]
-              for pos in range(min(space.block_size, len(tokens) - 1))]
+    with _Width(space, width):
+        logits = [[logit.data for logit in space.gpt(tokens[pos], pos, keys, values)]
+                  for pos in range(min(space.block_size, len(tokens) - 1))]
     return _Run(["BOS" if t == space.BOS else space.chars[t] for t in tokens], logits)
 
 
@@ -264,6 +313,8 @@ def _parts(got, want):
     if len(got.logits) != len(want.logits):
         return f"{len(got.logits)} positions were read, but there should be {len(want.logits)}"
     for pos, (mine, ours) in enumerate(zip(got.logits, want.logits)):
+        if len(mine) != len(ours):
+            return f"at position {pos} there are {len(mine)} logits, but there should be {len(ours)}"
         for index, (a, b) in enumerate(zip(mine, ours)):
             if not close(a, b, 1e-9, 1e-12):
                 got.data, want.data = mine, ours
@@ -273,5 +324,5 @@ def _parts(got, want):
     return ""
 
 
-agrees("gpt()", _name_cases, call=_run_name, compare=_parts, share=("weights",),
+agrees("gpt()", _name_cases, call=_run_name, compare=_parts,
        name="gpt() on new names, twice each")

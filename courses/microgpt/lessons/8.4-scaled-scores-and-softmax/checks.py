@@ -10,8 +10,20 @@ instead of the keys, no softmax) is named from the numbers. The last check compa
 ours on new names, up to position block_size - 1, each run twice with fresh caches.
 """
 import math
+import random
 
-from linebyline.runtime import Case, agrees, calling, check, close, fail, number, replacing
+from linebyline.runtime import (
+    Case,
+    agrees,
+    calling,
+    check,
+    close,
+    cut_off,
+    fail,
+    learner_line,
+    number,
+    replacing,
+)
 
 WORD = "emma"
 
@@ -134,18 +146,40 @@ def _no_softmax(word, seen, root):
                  f"1/{len(values)}: the stand-in is still there, so what q and the keys say "
                  f"changes nothing. Score q against every key, then take the softmax of the "
                  f"scores.")
-    fail(f"{where}, softmax was never called: attn must be softmax of the scores, one score "
-         f"per key so far.")
+        weights = _softmax(scores)
+        if _same(blend, [sum(w * v[i] for w, v in zip(weights, values)) for i in range(len(blend))],
+                 1e-7):
+            fail(f"{where}, the values were weighted by {_list(weights)}, the softmax of the "
+                 f"scores, which is right, but the file's softmax() was never called: these checks "
+                 f"read the scores from the call to softmax(), so turn the scores into weights "
+                 f"with it rather than with a softmax of your own.", fix="attn = softmax(scores)")
+    if blend is None or note["q"] is None:
+        fail(f"{where}, softmax was never called: attn must be softmax of the scores, one score "
+             f"per key so far.")
+    fail(f"{where}, softmax was never called, and the blend of the values that reaches attn_wo "
+         f"starts {_list(blend[:3])}: it is not weighted by softmax of the scores, nor by the "
+         f"scores themselves, nor equally. attn must be softmax of the scores, one score per key "
+         f"so far.")
 
 
 @check("each score is q · k / sqrt(n_embd)")
 def _(code):
     word, seen = _watch(code)
+    _judge_scores(code, word, seen, "In")
+    with _Width(code, OTHER_WIDTH):
+        word, seen = _watch(code)
+        _judge_scores(code, word, seen, f"{WIDE}, in")
+    return (f"Each score is q · k / {number(16 ** 0.5)} (and / {number(OTHER_WIDTH ** 0.5)} at "
+            f"n_embd = {OTHER_WIDTH}): the dot product, divided by the root of the width.")
+
+
+def _judge_scores(code, word, seen, opening):
+    """Fails unless every score of every position (after the first) is q · k / sqrt(n_embd)."""
     root = code.n_embd ** 0.5
     for pos, note in enumerate(seen):
         if pos == 0:
             continue
-        where = f"In gpt() for {word!r} at position {pos} ({_label(word, pos)})"
+        where = f"{opening} gpt() for {word!r} at position {pos} ({_label(word, pos)})"
         scores = note["softmax"][0][0]
         q = note["q"]
         if q is None:
@@ -168,6 +202,11 @@ def _(code):
                  f"and more as the width grows, until softmax can only give every position the "
                  f"same weight.", fix="scores = [sum(qi * ki for qi, ki in zip(q, past_k)) / "
                  "n_embd ** 0.5 for past_k in keys]")
+        if code.n_embd != 16 and _same(scores, [r / 4 for r in raw]):
+            fail(f"{seen_text}: q · k divided by 4, the root of 16, but n_embd is "
+                 f"{code.n_embd} here, and the root of the width is {number(root)}: {should}. "
+                 f"With n_embd = 16 the scores were right, so the 4 is written into the line "
+                 f"where it should follow n_embd.")
         if _same(scores, [r * root for r in raw]):
             fail(f"{seen_text}: q · k multiplied by {number(root)} instead of divided: {should}.")
         if _same(scores, [_dot(q, v) / root for v in note["values"]]):
@@ -177,7 +216,6 @@ def _(code):
             fail(f"{seen_text}: this position's key scored against every key, not its query: "
                  f"{should}.")
         fail(f"{seen_text}, but {should}.")
-    return f"Each score is q · k / {number(root)}: the dot product, divided by the root of the width."
 
 
 @check("attn is softmax of the scores")
@@ -210,12 +248,157 @@ def _(code):
             f"that add up to 1.")
 
 
+# --- weights drawn here: another width, and gpt() compared with ours without touching weights ---
+
+def _drawn(space, width):
+    """train3's seven matrices at the given width, drawn here from a seed of our own, as Values
+    of ``space``: the learner's gpt() and ours read the very same numbers, and the weights of
+    both programs are left as they are (nothing is shared, nothing moved)."""
+    rows = {"wte": space.vocab_size, "wpe": space.block_size, "lm_head": space.vocab_size,
+            "attn_wq": width, "attn_wk": width, "attn_wv": width, "attn_wo": width}
+    key = (width, tuple(rows.values()))
+    if key not in _NUMBERS:
+        rng = random.Random(f"train3 weights, width {width}")
+        _NUMBERS[key] = {name: [[rng.gauss(0, 0.08) for _ in range(width)] for _ in range(count)]
+                         for name, count in rows.items()}
+    return {name: [[space.Value(n) for n in row] for row in mat]
+            for name, mat in _NUMBERS[key].items()}
+
+
+_NUMBERS = {}  # the numbers drawn for each width, drawn once: each call makes Values of its own
+
+
+class _Width:
+    """``with _Width(space, 8):`` gpt() reads weights drawn here, 8 numbers wide, and
+    n_embd = 8; both are put back when the block ends."""
+
+    def __init__(self, space, width):
+        self.parts = [replacing(space, "weights", _drawn(space, width)),
+                      replacing(space, "n_embd", width)]
+
+    def __enter__(self):
+        for part in self.parts:
+            part.__enter__()
+
+    def __exit__(self, *error):
+        for part in reversed(self.parts):
+            part.__exit__(*error)
+        return False
+
+
+OTHER_WIDTH = 8
+WIDE = (f"With another width, n_embd = {OTHER_WIDTH} (weights of {OTHER_WIDTH} numbers per row, "
+        f"drawn by the check)")
+
+
+def _too_wide(error, code, what):
+    """The message for an IndexError met at the other width: a width of 16 written in."""
+    line = learner_line(error, code)
+    at = f" at line {line} of your code" if line is not None else ""
+    fail(f"{WIDE}, {what} raised IndexError{at}: it read past the end of a vector of "
+         f"{OTHER_WIDTH} numbers. With n_embd = 16 it ran, so something there counts to 16, the "
+         f"bundled width, where it should count to n_embd (or to the vector's own length).")
+
+
+def _graph_gaps(code, word):
+    """gpt()'s logits at every position of BOS + word (fresh cache), and the entries of the
+    weights they read that are not in their graph, counted per matrix: {name: (cut, total)}."""
+    tokens = [code.BOS] + [code.chars.index(ch) for ch in word]
+    keys, values, logits = [], [], []
+    for pos, token in enumerate(tokens):
+        with calling(f"gpt({token}, {pos}, keys, values) for {word!r}"):
+            logits.extend(code.gpt(token, pos, keys, values))
+    weights = code.weights
+    rows = {"wte": sorted(set(tokens)), "wpe": range(len(tokens))}
+    leaves = {}
+    for name in ("wte", "wpe", "attn_wq", "attn_wk", "attn_wv", "attn_wo", "lm_head"):
+        for i in rows.get(name, range(len(weights[name]))):
+            leaves.update({f"{name}[{i}][{j}]": v for j, v in enumerate(weights[name][i])})
+    cut = set(cut_off(_Root(logits), leaves))
+    gaps = {}
+    for leaf in leaves:
+        name = leaf.split("[")[0]
+        count, total = gaps.get(name, (0, 0))
+        gaps[name] = (count + (leaf in cut), total + 1)
+    letters = ["BOS" if t == code.BOS else repr(code.chars[t]) for t in rows["wte"]]
+    label = {"wte": f"wte's rows for {', '.join(letters[:-1])} and {letters[-1]}",
+             "wpe": f"wpe's rows for positions 0 to {len(tokens) - 1}"}
+    return {label.get(name, name): counts for name, counts in gaps.items() if counts[0]}
+
+
+class _Root:
+    """One node whose children are all the logits: the graph is walked once, not per logit."""
+
+    def __init__(self, children):
+        self._children = children
+
+
+_WHY = [
+    ({"wte", "wpe"}, "The two rows reach the logits only through x = wte[token] + wpe[pos]: x "
+     "was made from their plain numbers (`.data`), a new Value with no link back to them."),
+    ({"wte"}, "The letter's row reaches the logits only through x = wte[token] + wpe[pos]: its "
+     "plain numbers (`.data`) were used there instead of the Values."),
+    ({"wpe"}, "The place's row reaches the logits only through x = wte[token] + wpe[pos]: its "
+     "plain numbers (`.data`) were used there instead of the Values."),
+    ({"attn_wq", "attn_wk"}, "q and k reach the logits only through the scores and attention's "
+     "weights (attn): one of them was computed from plain numbers (`.data`), so the link back to "
+     "q and k is gone, though every number is right."),
+    ({"attn_wq", "attn_wk", "attn_wv"}, "q, k and v reach the logits only through the blend of "
+     "the values: it was computed from plain numbers (`.data`), so the link back to attention's "
+     "weights and to the values is gone, though every number is right."),
+    ({"attn_wk"}, "k reaches the logits only through the keys in the cache: what keys holds, or "
+     "what the scores read from it, is plain numbers (`.data`), not k's Values."),
+    ({"attn_wv"}, "v reaches the logits only through the values in the cache and the blend: what "
+     "values holds, or what the blend reads from it, is plain numbers (`.data`), not v's Values."),
+    ({"attn_wq"}, "q reaches the logits only through the scores: they were computed from q's "
+     "plain numbers (`.data`)."),
+    ({"attn_wo"}, "attn_wo reaches the logits only through the output projection and the "
+     "residual sum: one of them was computed from plain numbers (`.data`)."),
+]
+
+
+def _gap_message(word, gaps):
+    parts = [f"all {total} numbers of {name}" if cut == total else f"{cut} of the {total} numbers "
+             f"of {name}" for name, (cut, total) in gaps.items()]
+    listed = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+    names = {name.split("'")[0] for name in gaps}
+    why = next((text for group, text in _WHY if names == group), None)
+    if why is None and "lm_head" in names:
+        why = ("Not even lm_head, the last matrix before them, is linked: the logits themselves "
+               "were made anew from plain numbers (`.data`).")
+    if why is None and "lm_head" not in names and len(names) >= 5:
+        why = ("Only lm_head is still linked: x was made anew from plain numbers (`.data`) after "
+               "attention, where the residual is added back or just before the read-out.")
+    why = why or ("Somewhere between these weights and the logits, a Value's plain number "
+                  "(`.data`) was used to compute with, where the Value itself must flow.")
+    return (f"gpt()'s logits for {word!r} (at all {len(word) + 1} positions) are computed from "
+            f"the weights, but {listed} are not in their graph: backward() from the loss can "
+            f"never reach them, so training would never change them. {why}")
+
+
+@check("a gradient reaches every weight gpt() reads")
+def _(code):
+    word = "emma" if all(ch in code.chars for ch in "emma") else "".join(code.chars[:4])
+    gaps = _graph_gaps(code, word)
+    if gaps:
+        fail(_gap_message(word, gaps))
+    return (f"Every number of attn_wq, attn_wk, attn_wv, attn_wo and lm_head, and of the rows of "
+            f"wte and wpe that {word!r} reads, is in the graph of gpt()'s logits.")
+
+
+LENGTHS = (1, 4, 16, 21)
+
+
 def _name_cases(rng):
-    for length in (1, 4, 16, 21):
+    for length in LENGTHS:
         word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(length))
         note = f"a {length}-letter name: positions up to block_size - 1" if length >= 16 else ""
         yield Case(f"the name {word!r}", lambda space, word=word: (
-            [space.BOS] + [space.chars.index(ch) for ch in word] + [space.BOS],), note)
+            [space.BOS] + [space.chars.index(ch) for ch in word] + [space.BOS], 16), note)
+    word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(6))
+    yield Case(f"the name {word!r}, with n_embd = {OTHER_WIDTH}", lambda space, word=word: (
+        [space.BOS] + [space.chars.index(ch) for ch in word] + [space.BOS], OTHER_WIDTH),
+        f"another width: weights of {OTHER_WIDTH} numbers per row, drawn by the check")
 
 
 class _Run:
@@ -228,11 +411,13 @@ class _Run:
 
 
 def _run_name(space, args):
-    """gpt() at every position of the name (at most block_size), with a fresh cache."""
-    tokens = args[0]
+    """gpt() at every position of the name (at most block_size), with a fresh cache, on weights
+    drawn here at the case's width (each program gets its own copy of the same numbers)."""
+    tokens, width = args
     keys, values = [], []
-    logits = [[logit.data for logit in space.gpt(tokens[pos], pos, keys, values)]
-              for pos in range(min(space.block_size, len(tokens) - 1))]
+    with _Width(space, width):
+        logits = [[logit.data for logit in space.gpt(tokens[pos], pos, keys, values)]
+                  for pos in range(min(space.block_size, len(tokens) - 1))]
     return _Run(["BOS" if t == space.BOS else space.chars[t] for t in tokens], logits)
 
 
@@ -241,6 +426,8 @@ def _parts(got, want):
     if len(got.logits) != len(want.logits):
         return f"{len(got.logits)} positions were read, but there should be {len(want.logits)}"
     for pos, (mine, ours) in enumerate(zip(got.logits, want.logits)):
+        if len(mine) != len(ours):
+            return f"at position {pos} there are {len(mine)} logits, but there should be {len(ours)}"
         for index, (a, b) in enumerate(zip(mine, ours)):
             if not close(a, b, 1e-9, 1e-12):
                 got.data, want.data = mine, ours
@@ -250,5 +437,5 @@ def _parts(got, want):
     return ""
 
 
-agrees("gpt()", _name_cases, call=_run_name, compare=_parts, share=("weights",),
+agrees("gpt()", _name_cases, call=_run_name, compare=_parts,
        name="gpt() on new names, twice each")

@@ -8,12 +8,15 @@ cache was at each call), so a cache made once for all names, or anew at every po
 named from what the positions saw. The last checks compare name_loss() and gpt() with ours on
 new names, longer than block_size too, each called twice: a cache that outlives a call fails.
 """
+import random
+
 from linebyline.runtime import (
     Case,
     agrees,
     calling,
     check,
     close,
+    cut_off,
     fail,
     number,
     reference,
@@ -35,6 +38,10 @@ def _same(got, want):
     return len(got) == len(want) and all(close(a, b, 1e-9, 1e-12) for a, b in zip(got, want))
 
 
+def _label(code, token):
+    return "BOS" if token == code.BOS else repr(code.chars[token])
+
+
 def _word(code):
     return WORD if all(ch in code.chars for ch in WORD) else "".join(code.chars[:4])
 
@@ -47,7 +54,7 @@ def _made(code, token, pos, keys, values):
 
     def linear(x, w):
         out = real_linear(x, w)
-        for name in ("attn_wk", "attn_wv"):
+        for name in ("attn_wq", "attn_wk", "attn_wv"):
             if w is code.weights[name]:
                 made[name] = _data(out)
         return out
@@ -103,11 +110,13 @@ def _(code):
                      f"they were made: each call only adds its own at the end.")
         key, value = _data(keys[-1]), _data(values[-1])
         if "attn_wk" in made and not _same(key, made["attn_wk"]):
-            other = "v" if "attn_wv" in made and _same(key, made["attn_wv"]) else "not k"
+            other = next((role for name, role in (("attn_wv", "v"), ("attn_wq", "q"))
+                          if _same(key, made.get(name, []))), "not k")
             fail(f"{where}, the new entry of keys starts {_start(key)}: that is {other}, but keys "
                  f"keeps this position's k, which starts {_start(made['attn_wk'])}.")
         if "attn_wv" in made and not _same(value, made["attn_wv"]):
-            other = "k" if _same(value, made.get("attn_wk", [])) else "not v"
+            other = next((role for name, role in (("attn_wk", "k"), ("attn_wq", "q"))
+                          if _same(value, made.get(name, []))), "not v")
             fail(f"{where}, the new entry of values starts {_start(value)}: that is {other}, but "
                  f"values keeps this position's v, which starts {_start(made['attn_wv'])}. A "
                  f"position is found by its key and hands over its value: the two lists hold "
@@ -122,7 +131,7 @@ def _watched_loss(code, doc):
     real_gpt = code.gpt
 
     def gpt(token, pos, keys, values):
-        seen.append((pos, len(keys) if isinstance(keys, list) else None, id(keys)))
+        seen.append((pos, len(keys) if isinstance(keys, list) else None, token))
         return real_gpt(token, pos, keys, values)
 
     with replacing(code, "gpt", gpt), calling(f"name_loss({doc!r})"):
@@ -156,7 +165,20 @@ def _(code):
              f"called at positions 0 to {len(sizes) - 1}; it should hold "
              f"{', '.join(str(s) for s in want)}: every earlier position's key, and nothing else.")
     if not close(loss, ours, 1e-9, 1e-12):
-        fail(f"{call} returned {number(loss)}, but ours returns {number(ours)}.")
+        read = [(pos, token) for pos, _, token in seen]
+        tokens = [code.BOS] + [code.chars.index(ch) for ch in second] + [code.BOS]
+        want_read = list(enumerate(tokens[:len(tokens) - 1]))
+        if read != want_read:
+            def show(pairs):
+                return ", ".join(f"{_label(code, token)} at {pos}" for pos, token in pairs)
+            fail(f"In {call}, gpt() was called with {show(read)}, but each position reads the "
+                 f"token at that position: {show(want_read)}. The cache was right (it grew by one "
+                 f"key per call), but name_loss() returned {number(loss)} where ours returns "
+                 f"{number(ours)}.")
+        fail(f"In {call}, gpt() read the right tokens at positions 0 to {len(seen) - 1} with the "
+             f"cache growing by one key per call, but name_loss() returned {number(loss)} where "
+             f"ours returns {number(ours)}: the losses of the positions are taken or averaged "
+             f"differently.")
     return (f"name_loss({second!r}) called gpt() with a cache holding "
             f"{', '.join(str(s) for s in sizes)} keys: a fresh cache, growing by one per position.")
 
@@ -180,16 +202,152 @@ def _word_cases(rng):
         yield Case(repr(word), lambda space, word=word: (word,), note)
 
 
-agrees("name_loss", _word_cases, call=lambda space, args: space.name_loss(*args).data,
-       share=("weights",), name="name_loss() on new names, twice each")
+# --- weights drawn here: another width, and gpt() compared with ours without touching weights ---
+
+def _drawn(space, width):
+    """train3's seven matrices at the given width, drawn here from a seed of our own, as Values
+    of ``space``: the learner's gpt() and ours read the very same numbers, and the weights of
+    both programs are left as they are (nothing is shared, nothing moved)."""
+    rows = {"wte": space.vocab_size, "wpe": space.block_size, "lm_head": space.vocab_size,
+            "attn_wq": width, "attn_wk": width, "attn_wv": width, "attn_wo": width}
+    key = (width, tuple(rows.values()))
+    if key not in _NUMBERS:
+        rng = random.Random(f"train3 weights, width {width}")
+        _NUMBERS[key] = {name: [[rng.gauss(0, 0.08) for _ in range(width)] for _ in range(count)]
+                         for name, count in rows.items()}
+    return {name: [[space.Value(n) for n in row] for row in mat]
+            for name, mat in _NUMBERS[key].items()}
+
+
+_NUMBERS = {}  # the numbers drawn for each width, drawn once: each call makes Values of its own
+
+
+class _Width:
+    """``with _Width(space, 8):`` gpt() reads weights drawn here, 8 numbers wide, and
+    n_embd = 8; both are put back when the block ends."""
+
+    def __init__(self, space, width):
+        self.parts = [replacing(space, "weights", _drawn(space, width)),
+                      replacing(space, "n_embd", width)]
+
+    def __enter__(self):
+        for part in self.parts:
+            part.__enter__()
+
+    def __exit__(self, *error):
+        for part in reversed(self.parts):
+            part.__exit__(*error)
+        return False
+
+
+OTHER_WIDTH = 8
+
+
+def _loss(space, args):
+    """name_loss() of the name on weights drawn here (each program its own copy of the same
+    numbers), so that neither program's weights are shared or moved."""
+    with _Width(space, 16):
+        return space.name_loss(*args).data
+
+
+agrees("name_loss", _word_cases, call=_loss, name="name_loss() on new names, twice each")
+
+
+def _graph_gaps(code, word):
+    """gpt()'s logits at every position of BOS + word (fresh cache), and the entries of the
+    weights they read that are not in their graph, counted per matrix: {name: (cut, total)}."""
+    tokens = [code.BOS] + [code.chars.index(ch) for ch in word]
+    keys, values, logits = [], [], []
+    for pos, token in enumerate(tokens):
+        with calling(f"gpt({token}, {pos}, keys, values) for {word!r}"):
+            logits.extend(code.gpt(token, pos, keys, values))
+    weights = code.weights
+    rows = {"wte": sorted(set(tokens)), "wpe": range(len(tokens))}
+    leaves = {}
+    for name in ("wte", "wpe", "attn_wq", "attn_wk", "attn_wv", "attn_wo", "lm_head"):
+        for i in rows.get(name, range(len(weights[name]))):
+            leaves.update({f"{name}[{i}][{j}]": v for j, v in enumerate(weights[name][i])})
+    cut = set(cut_off(_Root(logits), leaves))
+    gaps = {}
+    for leaf in leaves:
+        name = leaf.split("[")[0]
+        count, total = gaps.get(name, (0, 0))
+        gaps[name] = (count + (leaf in cut), total + 1)
+    letters = ["BOS" if t == code.BOS else repr(code.chars[t]) for t in rows["wte"]]
+    label = {"wte": f"wte's rows for {', '.join(letters[:-1])} and {letters[-1]}",
+             "wpe": f"wpe's rows for positions 0 to {len(tokens) - 1}"}
+    return {label.get(name, name): counts for name, counts in gaps.items() if counts[0]}
+
+
+class _Root:
+    """One node whose children are all the logits: the graph is walked once, not per logit."""
+
+    def __init__(self, children):
+        self._children = children
+
+
+_WHY = [
+    ({"wte", "wpe"}, "The two rows reach the logits only through x = wte[token] + wpe[pos]: x "
+     "was made from their plain numbers (`.data`), a new Value with no link back to them."),
+    ({"wte"}, "The letter's row reaches the logits only through x = wte[token] + wpe[pos]: its "
+     "plain numbers (`.data`) were used there instead of the Values."),
+    ({"wpe"}, "The place's row reaches the logits only through x = wte[token] + wpe[pos]: its "
+     "plain numbers (`.data`) were used there instead of the Values."),
+    ({"attn_wq", "attn_wk"}, "q and k reach the logits only through the scores and attention's "
+     "weights (attn): one of them was computed from plain numbers (`.data`), so the link back to "
+     "q and k is gone, though every number is right."),
+    ({"attn_wq", "attn_wk", "attn_wv"}, "q, k and v reach the logits only through the blend of "
+     "the values: it was computed from plain numbers (`.data`), so the link back to attention's "
+     "weights and to the values is gone, though every number is right."),
+    ({"attn_wk"}, "k reaches the logits only through the keys in the cache: what keys holds, or "
+     "what the scores read from it, is plain numbers (`.data`), not k's Values."),
+    ({"attn_wv"}, "v reaches the logits only through the values in the cache and the blend: what "
+     "values holds, or what the blend reads from it, is plain numbers (`.data`), not v's Values."),
+    ({"attn_wq"}, "q reaches the logits only through the scores: they were computed from q's "
+     "plain numbers (`.data`)."),
+    ({"attn_wo"}, "attn_wo reaches the logits only through the output projection and the "
+     "residual sum: one of them was computed from plain numbers (`.data`)."),
+]
+
+
+def _gap_message(word, gaps):
+    parts = [f"all {total} numbers of {name}" if cut == total else f"{cut} of the {total} numbers "
+             f"of {name}" for name, (cut, total) in gaps.items()]
+    listed = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+    names = {name.split("'")[0] for name in gaps}
+    why = next((text for group, text in _WHY if names == group), None)
+    if why is None and "lm_head" in names:
+        why = ("Not even lm_head, the last matrix before them, is linked: the logits themselves "
+               "were made anew from plain numbers (`.data`).")
+    if why is None and "lm_head" not in names and len(names) >= 5:
+        why = ("Only lm_head is still linked: x was made anew from plain numbers (`.data`) after "
+               "attention, where the residual is added back or just before the read-out.")
+    why = why or ("Somewhere between these weights and the logits, a Value's plain number "
+                  "(`.data`) was used to compute with, where the Value itself must flow.")
+    return (f"gpt()'s logits for {word!r} (at all {len(word) + 1} positions) are computed from "
+            f"the weights, but {listed} are not in their graph: backward() from the loss can "
+            f"never reach them, so training would never change them. {why}")
+
+
+@check("a gradient reaches every weight gpt() reads")
+def _(code):
+    word = "emma" if all(ch in code.chars for ch in "emma") else "".join(code.chars[:4])
+    gaps = _graph_gaps(code, word)
+    if gaps:
+        fail(_gap_message(word, gaps))
+    return (f"Every number of attn_wq, attn_wk, attn_wv, attn_wo and lm_head, and of the rows of "
+            f"wte and wpe that {word!r} reads, is in the graph of gpt()'s logits.")
+
+
+LENGTHS = (17,)
 
 
 def _name_cases(rng):
-    for length in (17,):
+    for length in LENGTHS:
         word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(length))
         note = f"a {length}-letter name: positions up to block_size - 1" if length >= 16 else ""
         yield Case(f"the name {word!r}", lambda space, word=word: (
-            [space.BOS] + [space.chars.index(ch) for ch in word] + [space.BOS],), note)
+            [space.BOS] + [space.chars.index(ch) for ch in word] + [space.BOS], 16), note)
 
 
 class _Run:
@@ -202,11 +360,13 @@ class _Run:
 
 
 def _run_name(space, args):
-    """gpt() at every position of the name (at most block_size), with a fresh cache."""
-    tokens = args[0]
+    """gpt() at every position of the name (at most block_size), with a fresh cache, on weights
+    drawn here at the case's width (each program gets its own copy of the same numbers)."""
+    tokens, width = args
     keys, values = [], []
-    logits = [[logit.data for logit in space.gpt(tokens[pos], pos, keys, values)]
-              for pos in range(min(space.block_size, len(tokens) - 1))]
+    with _Width(space, width):
+        logits = [[logit.data for logit in space.gpt(tokens[pos], pos, keys, values)]
+                  for pos in range(min(space.block_size, len(tokens) - 1))]
     return _Run(["BOS" if t == space.BOS else space.chars[t] for t in tokens], logits)
 
 
@@ -215,6 +375,8 @@ def _parts(got, want):
     if len(got.logits) != len(want.logits):
         return f"{len(got.logits)} positions were read, but there should be {len(want.logits)}"
     for pos, (mine, ours) in enumerate(zip(got.logits, want.logits)):
+        if len(mine) != len(ours):
+            return f"at position {pos} there are {len(mine)} logits, but there should be {len(ours)}"
         for index, (a, b) in enumerate(zip(mine, ours)):
             if not close(a, b, 1e-9, 1e-12):
                 got.data, want.data = mine, ours
@@ -224,5 +386,5 @@ def _parts(got, want):
     return ""
 
 
-agrees("gpt()", _name_cases, call=_run_name, compare=_parts, share=("weights",),
+agrees("gpt()", _name_cases, call=_run_name, compare=_parts,
        name="gpt() on new names, twice each")
