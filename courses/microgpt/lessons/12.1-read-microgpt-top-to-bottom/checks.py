@@ -18,7 +18,9 @@ from linebyline.runtime import (
     calling,
     check,
     close,
+    cut_off,
     fail,
+    matrix_leaves,
     number,
     plural,
     reference,
@@ -93,13 +95,16 @@ def _(code):
          "uses it.", fix="child.grad += local_grad * node.grad")
 
 
-def _scores(space, tokens):
-    """Every list of scores gpt() hands to softmax while it reads ``tokens``, with a fresh cache."""
+def _scores(space, tokens, raw=None):
+    """Every list of scores gpt() hands to softmax while it reads ``tokens``, with a fresh cache
+    (and, in ``raw``, the Values themselves)."""
     seen = []
     plain = space.softmax
 
     def spy(logits):
         seen.append([v.data for v in logits])
+        if raw is not None:
+            raw.extend(logits)
         return plain(logits)
 
     with replacing(space, "softmax", spy):
@@ -109,54 +114,100 @@ def _scores(space, tokens):
     return seen
 
 
-@check("attention's scores are scaled by √head_dim")
-def _(code):
+SCORES_FIX = ("scores = [sum(qi * ki for qi, ki in zip(q[lo:hi], past_k[lo:hi])) / "
+              "head_dim ** 0.5 for past_k in keys[layer]]")
+SCALE_FIX = "/ head_dim ** 0.5 at the end of each score"
+
+
+class _Root:
+    """One node whose children are the given Values: the graph behind all of them is walked once
+    (cut_off walks a list's graphs one by one, and theirs overlap)."""
+
+    def __init__(self, values):
+        self._children = tuple(values)
+
+
+def _compared(code, tokens, sizes="", raw=None):
+    """Fail where the learner's scores part from ours, reading ``tokens`` with the sizes the
+    file has now (``sizes`` says which, when they are not microgpt's)."""
     ours = reference(code)
-    tokens = [code.BOS] + [code.chars.index(ch) for ch in "em"]
-    with calling("gpt() on BOS, 'e', 'm', position by position"):
-        got = _scores(code, tokens)
-    with replacing(ours, "weights", code.weights):
+    n_head, head_dim, n_embd = code.n_head, code.head_dim, code.n_embd
+    with calling(f"gpt() on BOS, 'e', 'm', position by position{sizes}"):
+        got = _scores(code, tokens, raw)
+    with replacing(ours, "weights", code.weights), replacing(ours, "n_head", n_head), \
+            replacing(ours, "head_dim", head_dim):
         want = _scores(ours, tokens)
     if len(got) != len(want):
-        fail(f"Reading BOS, 'e', 'm' one position at a time, your gpt() handed softmax "
-             f"{plural(len(got), 'list')} of scores, but microgpt hands it {len(want)}: one per head "
-             f"({code.n_head}) per position.")
+        fail(f"Reading BOS, 'e', 'm' one position at a time{sizes}, your gpt() handed softmax "
+             f"{plural(len(got), 'list')} of scores, but microgpt hands it {len(want)}: one per "
+             f"head ({n_head}) per position.")
     for index, (mine, right) in enumerate(zip(got, want)):
-        pos, head = divmod(index, code.n_head)
+        pos, head = divmod(index, n_head)
         if len(mine) != len(right):
-            fail(f"At position {pos}, head {head} scored {plural(len(mine), 'key')}, but there "
-                 f"{'is' if len(right) == 1 else 'are'} {plural(len(right), 'key')} in the cache: "
-                 "one score per position so far.")
+            fail(f"At position {pos}{sizes}, head {head} scored {plural(len(mine), 'key')}, but "
+                 f"there {'is' if len(right) == 1 else 'are'} {plural(len(right), 'key')} in the "
+                 "cache: one score per position so far.")
         if pos == 0 or all(close(a, b, 1e-9, 1e-12) for a, b in zip(mine, right)):
             continue
-        where = (f"At position {pos} (reading {'BOS e m'.split()[pos]!r}), head {head}'s "
-                 f"scores are [{', '.join(number(round(a, 4)) for a in mine)}] but should be "
+        where = (f"{sizes[2:].capitalize() + ', at' if sizes else 'At'} position {pos} (reading "
+                 f"{'BOS e m'.split()[pos]!r}), head {head}'s scores are "
+                 f"[{', '.join(number(round(a, 4)) for a in mine)}] but should be "
                  f"[{', '.join(number(round(b, 4)) for b in right)}]. ")
-        ratios = [a / b for a, b in zip(mine, right) if abs(b) > 1e-9]
-        if all(a == 0 for a in mine):
-            fail(where + "Every score is 0, so attention spreads evenly over the positions "
-                 "whatever the query is: each score is the dot product of the head's slice of q "
-                 "with the same slice of a key.",
-                 fix="scores = [sum(qi * ki for qi, ki in zip(q[lo:hi], past_k[lo:hi])) / "
-                     "head_dim ** 0.5 for past_k in keys[layer]]")
-        if ratios and all(close(r, math.sqrt(code.head_dim), 1e-6) for r in ratios):
-            fail(where + f"Yours are exactly {number(math.sqrt(code.head_dim))} times too big: "
-                 f"the dot products are not divided by √head_dim. A head's dot product adds "
-                 f"head_dim = {code.head_dim} products, so its spread grows like √head_dim; "
-                 f"dividing keeps softmax from saturating.",
-                 fix="/ head_dim ** 0.5 at the end of each score")
-        small = math.sqrt(code.head_dim / code.n_embd)
-        if ratios and all(close(r, small, 1e-6) for r in ratios):
-            fail(where + f"Yours are {number(small)} times the right ones: divided by "
-                 f"√n_embd = {number(math.sqrt(code.n_embd))}, train3's scale (lesson 8.4), "
-                 f"where a head's dot product runs over head_dim = {code.head_dim} numbers "
-                 f"only, so microgpt divides by √head_dim = {number(math.sqrt(code.head_dim))}.",
-                 fix="/ head_dim ** 0.5 at the end of each score")
-        fail(where + "Each score is the dot product of q[lo:hi] with the same slice of a cached "
-             "key, divided by √head_dim.",
-             fix="scores = [sum(qi * ki for qi, ki in zip(q[lo:hi], past_k[lo:hi])) / "
-                 "head_dim ** 0.5 for past_k in keys[layer]]")
-    return f"{len(got)} lists of scores (BOS, 'e', 'm'; {code.n_head} heads each), all as microgpt's."
+        _why(where, mine, right, n_head, head_dim, n_embd, sizes)
+    return got
+
+
+def _why(where, mine, right, n_head, head_dim, n_embd, sizes):
+    """Fail with what the learner's scores are, from their ratio to the right ones."""
+    ratios = [a / b for a, b in zip(mine, right) if abs(b) > 1e-9]
+    same = ratios and all(close(r, ratios[0], 1e-6) for r in ratios)
+    if all(a == 0 for a in mine):
+        fail(where + "Every score is 0, so attention spreads evenly over the positions "
+             "whatever the query is: each score is the dot product of the head's slice of q "
+             "with the same slice of a key.", fix=SCORES_FIX)
+    if same and close(ratios[0], math.sqrt(head_dim), 1e-6):
+        fail(where + f"Yours are exactly {number(math.sqrt(head_dim))} times too big: "
+             f"the dot products are not divided by √head_dim. A head's dot product adds "
+             f"head_dim = {head_dim} products, so its spread grows like √head_dim; "
+             f"dividing keeps softmax from saturating.", fix=SCALE_FIX)
+    small = math.sqrt(head_dim / n_embd)
+    if same and close(ratios[0], small, 1e-6):
+        fail(where + f"Yours are {number(small)} times the right ones: divided by "
+             f"√n_embd = {number(math.sqrt(n_embd))}, train3's scale (lesson 8.4), "
+             f"where a head's dot product runs over head_dim = {head_dim} numbers "
+             f"only, so microgpt divides by √head_dim = {number(math.sqrt(head_dim))}.",
+             fix=SCALE_FIX)
+    if same and sizes:
+        divisor = math.sqrt(head_dim) / ratios[0]
+        fail(where + f"Yours are the right dot products divided by {number(round(divisor, 6))}, "
+             f"where √head_dim is {number(round(math.sqrt(head_dim), 6))} here: with microgpt's "
+             "4 heads of 4 your scores are right, so the scale does not follow head_dim. It must "
+             "be worked out from head_dim, whatever the number of heads.", fix=SCALE_FIX)
+    fail(where + "Each score is the dot product of q[lo:hi] with the same slice of a cached "
+         "key, divided by √head_dim.", fix=SCORES_FIX)
+
+
+@check("attention's scores are scaled by √head_dim")
+def _(code):
+    tokens = [code.BOS] + [code.chars.index(ch) for ch in "em"]
+    raw = []
+    got = _compared(code, tokens, raw=raw)
+    weights = code.weights
+    leaves = {**matrix_leaves("attn_wq", weights["layer0.attn_wq"]),
+              **matrix_leaves("attn_wk", weights["layer0.attn_wk"])}
+    cut = cut_off(_Root(raw), leaves)
+    if cut:
+        named = ", ".join(cut[:3]) + (f" and {len(cut) - 3} more" if len(cut) > 3 else "")
+        fail(f"Reading BOS, 'e', 'm', every head's scores have the right numbers, but {len(cut)} "
+             f"of the {len(leaves)} numbers of attn_wq and attn_wk ({named}) are not in their "
+             "graph: no gradient can reach them from the loss, so training would never change "
+             "them. Your scores are new Values made from plain numbers (`.data`), not computed "
+             "from the Values of q and of each key, and a new Value made from a number forgets "
+             "where the number came from.", fix=SCORES_FIX)
+    with replacing(code, "n_head", 2), replacing(code, "head_dim", code.n_embd // 2):
+        _compared(code, tokens, f", with n_head = 2 (so head_dim = {code.n_embd // 2})")
+    return (f"{len(got)} lists of scores (BOS, 'e', 'm'; {code.n_head} heads each), all as "
+            "microgpt's, and as microgpt's with 2 heads.")
 
 
 ADAM_FIX = "p.data -= lr * m_hat / (v_hat ** 0.5 + eps)"

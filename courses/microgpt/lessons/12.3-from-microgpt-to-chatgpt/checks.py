@@ -35,6 +35,8 @@ def _expected(vocab_size, n_layer, n_embd, block_size):
 
 
 def _shape(shape):
+    if isinstance(shape, tuple) and len(shape) == 2 and all(isinstance(n, int) for n in shape):
+        return f"{shape[0]:,} × {shape[1]:,}"
     return f"{shape[0]} × {shape[1]}" if isinstance(shape, tuple) and len(shape) == 2 else repr(shape)
 
 
@@ -42,6 +44,18 @@ ROLES = {
     'mlp_fc1': "it takes x's {d} numbers to {h} hidden units: {h} rows of {d}",
     'mlp_fc2': "it takes the {h} hidden units back to {d} numbers: {d} rows of {h}",
 }
+
+
+def _names_fix(missing, extra):
+    """The line that leaves these names out: the line that names a matrix, when the same matrix
+    is there under another name; else the attention names, or the whole loop."""
+    kinds = {name.split('.')[-1] for name in missing}
+    misnamed = {name.split('.')[-1] for name in extra} & kinds
+    if misnamed:
+        if len(misnamed) == 1 and next(iter(misnamed)) in LINE_FIX:
+            return LINE_FIX[next(iter(misnamed))]
+        return LINE_FIX['attn'] if all('attn' in kind for kind in misnamed) else LAYERS_FIX
+    return NAMES_FIX if all('attn' in name for name in missing) else LOOP_FIX
 
 
 @check("one layer has its six matrices")
@@ -57,7 +71,7 @@ def _(code):
              f"matrices (attn_wq, attn_wk, attn_wv, attn_wo) and the MLP's two (mlp_fc1, "
              f"mlp_fc2), each named 'layer0.' and the matrix's name"
              + (f" (your names: {', '.join(extra)})." if extra else "."),
-             fix=NAMES_FIX if all('attn' in name for name in missing) else LOOP_FIX)
+             fix=_names_fix(missing, extra))
     if extra:
         fail(start + f"has matrices microgpt does not: {', '.join(extra)}.", fix=LOOP_FIX)
     for name, shape in want.items():
@@ -108,7 +122,8 @@ def _(code):
         if "64" in parted.split("but should")[0]:
             told += (": 64 is microgpt's hidden width, 4 × 16, written as a number; at n_embd "
                      "768 the MLP is 4 × 768 = 3,072 wide")
-        fail(told + ".", fix=LINE_FIX['mlp_fc1'] if "mlp" in parted else LOOP_FIX)
+        wrong = parted.split(" ")[0].split(".")[-1]
+        fail(told + ".", fix=LINE_FIX.get(wrong, LINE_FIX['attn'] if "attn" in wrong else LOOP_FIX))
     return f"{got:,} numbers, the same as 2·V·d + T·d + 12·L·d²."
 
 

@@ -7,10 +7,28 @@ q[lo:hi] that could have been read is then tried, and the one whose scores match
 the head read: so any spelling of lo and hi passes, and a wrong one is told which numbers its
 heads really read. The same is done with 2 and 8 heads, where `h * n_head` and `h * head_dim`
 part ways (with 4 heads of 4 they are the same number).
-"""
-import gc
 
-from linebyline.runtime import Case, agrees, calling, check, fail, listing, number, replacing
+head_dim itself is a top-level line, run once with microgpt's sizes, where 4 written out is as
+right as the expression that makes it. So the file is run again from the top with n_embd = 24
+and n_head = 3 held at those values (whatever the file assigns), up to the line that sets
+head_dim: a head_dim that does not follow the sizes is told which one it ignores.
+"""
+import builtins
+import gc
+import io
+import sys
+
+from linebyline.runtime import (
+    Case,
+    agrees,
+    calling,
+    check,
+    fail,
+    listing,
+    number,
+    replacing,
+    shown,
+)
 
 
 class _Quick:
@@ -142,6 +160,52 @@ def _ranges(numbers):
     return listing(parts)
 
 
+class _Stop(Exception):
+    """Raised once the file run again has set head_dim: nothing after it is needed."""
+
+
+class _Pinned(dict):
+    """The namespace of the file run again: n_embd and n_head keep the values the check gave
+    them, whatever the file assigns; head_dim is noted, and the run stops there."""
+
+    def __init__(self, sizes):
+        super().__init__(__name__="heads_and_slices_again", __builtins__=builtins, **sizes)
+        self.sizes = sizes
+
+    def __setitem__(self, name, value):
+        if name in self.sizes:
+            return
+        super().__setitem__(name, value)
+        if name == "head_dim":
+            raise _Stop
+
+
+def _head_dim_with(code, n_embd, n_head):
+    """head_dim as the learner's own lines make it when n_embd and n_head are these: their file
+    run again from the top, with those two sizes kept, up to the line that sets head_dim. None
+    when that cannot be done (the file stops before head_dim, or is not there to run)."""
+    program = getattr(getattr(code, "_program", None), "code", None)
+    learner_random = code._namespace.get("random")
+    if program is None or not hasattr(learner_random, "getstate"):
+        return None
+    space = _Pinned({"n_embd": n_embd, "n_head": n_head})
+    state, out = learner_random.getstate(), sys.stdout
+    sys.stdout = io.StringIO()  # its prints (documents: ...) are not the check's
+    try:
+        exec(program, space)
+    except _Stop:
+        return dict.get(space, "head_dim")
+    except (Exception, SystemExit):
+        return None
+    finally:
+        sys.stdout = out
+        learner_random.setstate(state)
+    return None
+
+
+OTHER_SIZES = ((24, 3),)  # (n_embd, n_head): head_dim 8, where 4 heads or a width of 16 give 6 or 5
+
+
 @check("n_head and head_dim")
 def _(code):
     n_embd, n_head, head_dim = code.n_embd, code.n_head, code.head_dim
@@ -149,19 +213,47 @@ def _(code):
         fail(f"n_head is {number(n_head) if isinstance(n_head, (int, float)) else repr(n_head)}, "
              "but microgpt's attention has 4 heads per block.", fix="n_head = 4")
     if isinstance(head_dim, float):
-        fail(f"head_dim is {head_dim!r}, a float: `/` always gives one, even when n_embd = "
-             f"{n_embd} shares out evenly. head_dim cuts lists into slices and counts the "
+        fail(f"head_dim is {head_dim!r}, a float: dividing with `/` always gives one, even "
+             f"when n_embd = {n_embd} shares out evenly. head_dim cuts lists into slices and counts the "
              "numbers of a range(), and both need a whole number (q[0.0:4.0] raises a "
-             "TypeError). Floor division, `//`, gives 4, an int.",
+             f"TypeError): head_dim must come out as the int {n_embd // n_head}, not "
+             f"{head_dim!r}.",
              fix="head_dim = n_embd // n_head")
     if isinstance(head_dim, bool) or not isinstance(head_dim, int):
         fail(f"head_dim is {head_dim!r}, but it must be a whole number: how many of the "
              f"n_embd = {n_embd} numbers each head gets.", fix="head_dim = n_embd // n_head")
     if head_dim * n_head != n_embd:
         fail(f"head_dim is {head_dim}, so the {n_head} heads of {head_dim} numbers get "
-             f"{head_dim * n_head} numbers between them, but q has n_embd = {n_embd}: each head "
-             f"must get n_embd shared out by n_head, {n_embd // n_head}.",
+             f"{head_dim * n_head} numbers between them, but q has n_embd = {n_embd}: the "
+             f"{n_head} heads must share all {n_embd} out, an equal part each, "
+             f"{n_embd // n_head} numbers.",
              fix="head_dim = n_embd // n_head")
+    made = [(e, h, _head_dim_with(code, e, h)) for e, h in OTHER_SIZES]
+    wrong = [(e, h, got) for e, h, got in made if got is not None and got != e // h]
+    if wrong:
+        fail(_not_following(head_dim, n_embd, n_head, wrong[0], made),
+             fix="head_dim = n_embd // n_head")
+
+
+def _not_following(head_dim, n_embd, n_head, wrong, made):
+    """What head_dim does when the sizes change, in words."""
+    other_embd, other_heads, got = wrong
+    told = (f"With microgpt's sizes head_dim is {head_dim}, as it should be, but your file run "
+            f"again with n_embd = {other_embd} and n_head = {other_heads} (nothing else "
+            f"changed) makes head_dim {shown(got)}, where {other_heads} heads sharing out "
+            f"{other_embd} numbers get {other_embd // other_heads} each.")
+    if all(g == head_dim for _, _, g in made):
+        why = (f" Yours is {head_dim} whatever the sizes are: it must be worked out from n_embd "
+               "and n_head, so that it stays right when either changes.")
+    elif all(g == n_embd // h for _, h, g in made):
+        why = (f" Yours changes with n_head but not with n_embd: it shares out {n_embd}, "
+               "microgpt's width written as a number, instead of n_embd.")
+    elif all(g == e // n_head for e, _, g in made):
+        why = (f" Yours changes with n_embd but not with n_head: it shares n_embd out between "
+               f"{n_head} heads, microgpt's number written out, instead of n_head.")
+    else:
+        why = " head_dim must be worked out from n_embd and n_head, whatever they are."
+    return told + why
 
 
 @check("each head reads its own slice")

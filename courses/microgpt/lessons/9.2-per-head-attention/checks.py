@@ -10,7 +10,18 @@ of the values, so the message says which numbers a head really blended.
 """
 import gc
 
-from linebyline.runtime import Case, agrees, calling, check, fail, listing, number, replacing
+from linebyline.runtime import (
+    Case,
+    agrees,
+    calling,
+    check,
+    cut_off,
+    fail,
+    listing,
+    matrix_leaves,
+    number,
+    replacing,
+)
 
 
 class _Quick:
@@ -35,6 +46,14 @@ HEADS_FIX = ("heads += [sum(a * past_v[i] for a, past_v in zip(attn, values[laye
              "for i in range(lo, hi)]")
 
 
+class _Root:
+    """One node whose children are the given Values: the graph behind all of them is walked once
+    (cut_off walks a list's graphs one by one, and theirs overlap)."""
+
+    def __init__(self, values):
+        self._children = tuple(values)
+
+
 def _data(x):
     return getattr(x, "data", x)
 
@@ -49,10 +68,11 @@ def _watch(code):
     return _WATCHED[id(code)][1]
 
 
-def _run(code, name=NAME):
+def _run(code, name=NAME, scored=False):
     """gpt() over BOS + name; at the last position: q, keys, values, every head's scores and
     attention, the list handed to attn_wo and the matrices linear() was called with, in order.
-    `error` is what gpt() raised at that position (after attn_wo got its input), or None."""
+    `error` is what gpt() raised at that position (after attn_wo got its input, or, with
+    `scored`, after a head's scores reached softmax), or None."""
     weights = code.weights
     names = {id(mat): key.split(".")[-1] for key, mat in weights.items()}
     wq, wo = weights["layer0.attn_wq"], weights["layer0.attn_wo"]
@@ -66,9 +86,11 @@ def _run(code, name=NAME):
         out = real_linear(x, w)
         if w is wq:
             seen["q"] = [_data(v) for v in out]
+            seen["normed"] = [_data(v) for v in x]  # what q, k and v were made from
         return out
 
     def softmax(logits):
+        seen["raw_scores"].append(list(logits))
         seen["scores"].append([_data(s) for s in logits])
         probs = real_softmax(logits)
         seen["attn"].append([_data(p) for p in probs])
@@ -79,15 +101,18 @@ def _run(code, name=NAME):
     keys, values = [[]], [[]]
     with replacing(code, "linear", linear), replacing(code, "softmax", softmax), _Quick():
         for pos, token in enumerate(tokens):
-            seen.update(calls=[], scores=[], attn=[], into_wo=None, q=None, error=None,
+            seen.update(calls=[], scores=[], raw_scores=[], attn=[], into_wo=None, q=None,
+                        normed=None, logits=None, error=None,
                         where=f"At position {pos} of {name!r} ({labels[pos]})")
             with calling(f"gpt() at position {pos} of {name!r}"):
                 try:
-                    code.gpt(token, pos, keys, values)
+                    seen["logits"] = code.gpt(token, pos, keys, values)
                 except Exception as error:
-                    if seen["into_wo"] is None:
+                    if seen["into_wo"] is None and not (scored and seen["scores"]):
                         raise
-                    seen["error"] = error  # after attn_wo got its input: a check can tell why
+                    # after attn_wo got its input (or, when `scored`, after a head's scores
+                    # reached softmax): a check can tell why, or leave it to the next ones
+                    seen["error"] = error
                     break
     seen["keys"] = [[_data(v) for v in key] for key in keys[0]]
     seen["values"] = [[_data(v) for v in value] for value in values[0]]
@@ -167,6 +192,12 @@ def _scores_problem(seen, n_head, head_dim, n_embd):
     return ""
 
 
+def _cut_words(cut, total, matrices):
+    """'20 of the 512 numbers of attn_wq and attn_wk (attn_wq[0][0], ... and 17 more)'."""
+    named = ", ".join(cut[:3]) + (f" and {len(cut) - 3} more" if len(cut) > 3 else "")
+    return f"{len(cut)} of the {total} numbers of {matrices} ({named})"
+
+
 def _sizes(code):
     return code.n_head, code.head_dim, code.n_embd
 
@@ -178,6 +209,16 @@ def _(code):
     problem = _scores_problem(seen, n_head, head_dim, n_embd)
     if problem:
         fail(problem, fix=SCORES_FIX)
+    leaves = {**matrix_leaves("attn_wq", code.weights["layer0.attn_wq"]),
+              **matrix_leaves("attn_wk", code.weights["layer0.attn_wk"])}
+    cut = cut_off(_Root([s for head in seen["raw_scores"] for s in head]), leaves)
+    if cut:
+        fail(f"{seen['where']}, every head's scores have the right numbers, but "
+             f"{_cut_words(cut, len(leaves), 'attn_wq and attn_wk')} the scores are computed "
+             "from are not in their graph: no gradient can reach them from the loss, so "
+             "training would never change them. Your scores are new Values made from plain "
+             "numbers (`.data`), not computed from the Values of q and of each key, and a new "
+             "Value made from a number forgets where the number came from.", fix=SCORES_FIX)
 
 
 @check("each head scores its own slice with 2 and 8 heads")
@@ -186,8 +227,11 @@ def _(code):
     for heads in (2, 8):
         head_dim = n_embd // heads
         with replacing(code, "n_head", heads), replacing(code, "head_dim", head_dim):
-            seen = _run(code, "ava")
-        problem = _scores_problem(seen, heads, head_dim, n_embd)
+            seen = _run(code, "ava", scored=True)
+        # gpt() may have stopped after some heads' scores, in a line after them (the heads'
+        # outputs, told by the checks after this one): judge the scores it made
+        done = len(seen["scores"]) if seen["error"] is not None else heads
+        problem = _scores_problem(seen, done, head_dim, n_embd)
         if problem:
             fail(f"With n_head = {heads} (so head_dim = {head_dim}): "
                  f"{problem[0].lower()}{problem[1:]}", fix=SCORES_FIX)
@@ -203,6 +247,12 @@ def _(code):
         fail(f"{where}, gpt() called linear() with {listing(calls)}, in that order, but never "
              f"with attn_wo. After the heads, x must be heads mixed by this layer's output "
              "projection, attn_wo.", fix="x = linear(heads, w('attn_wo'))")
+    if seen["normed"] is not None and _same([_data(v) for v in into], seen["normed"]):
+        start = _shown([_data(v) for v in into[:4]])[:-1]
+        fail(f"{where}, attn_wo was handed {len(into)} numbers, {start}, ...]: x after "
+             "rmsnorm, the very numbers q, k and v were made from, not heads. What "
+             "attn_wo mixes is what the heads found: their outputs, side by side in heads, "
+             "once the loop over the heads is done.", fix="x = linear(heads, w('attn_wo'))")
     if any(isinstance(item, (list, tuple)) for item in into):
         fail(f"{where}, attn_wo was handed a list of {len(into)} items, each a list of "
              f"{len(into[0]) if isinstance(into[0], (list, tuple)) else '?'} numbers: one list "
@@ -222,6 +272,14 @@ def _(code):
              fix=HEADS_FIX)
     if seen["error"] is not None:
         raise seen["error"]
+    leaves = matrix_leaves("attn_wo", code.weights["layer0.attn_wo"])
+    cut = cut_off(_Root(seen["logits"]), leaves) if isinstance(seen["logits"], list) else []
+    if cut:
+        fail(f"{where}, gpt()'s logits have the right numbers, but "
+             f"{_cut_words(cut, len(leaves), 'attn_wo')} are not in their graph: no gradient "
+             "can reach them from the loss. x after attn_wo was made anew from plain numbers "
+             "(`.data`) instead of computed from the Values linear() gives.",
+             fix="x = linear(heads, w('attn_wo'))")
 
 
 def _blend(attn, values, lo, hi):
@@ -258,6 +316,19 @@ def _(code):
                  "them by its own attn.", fix=HEADS_FIX)
         fail(f"{told}: number i of it is number i of every value in values[layer], each "
              f"weighted by head {h}'s attn and added up, for i from {lo} to {hi - 1}.", fix=HEADS_FIX)
+    leaves = {name: leaf for matrix in ("attn_wv", "attn_wq", "attn_wk")
+              for name, leaf in matrix_leaves(matrix, code.weights[f"layer0.{matrix}"]).items()}
+    cut = cut_off(_Root(seen["into_wo"]), leaves)
+    if cut:
+        wv = [name for name in cut if name.startswith("attn_wv")]
+        fail(f"{seen['where']}, every head's part of heads has the right numbers, but "
+             f"{_cut_words(cut, len(leaves), 'attn_wv, attn_wq and attn_wk')} it is computed "
+             "from are not in its graph: no gradient can reach them from the loss, so training "
+             "would never change them. Each head's numbers are new Values made from plain "
+             "numbers (`.data`), not computed from the Values of attn and of the "
+             + ("values" if wv else "attention weights")
+             + ", and a new Value made from a number forgets where the number came from.",
+             fix=HEADS_FIX)
 
 
 # --- gpt() against ours, on new caches and with other numbers of heads ---------------------

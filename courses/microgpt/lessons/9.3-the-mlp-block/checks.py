@@ -10,7 +10,7 @@ matrices in the other order), and no later step is blamed for it.
 """
 import gc
 
-from linebyline.runtime import Case, agrees, calling, check, fail, number, replacing
+from linebyline.runtime import Case, agrees, calling, check, cut_off, fail, number, replacing
 
 
 class _Quick:
@@ -34,6 +34,14 @@ RESIDUAL_FIX = "residual = x  (as the first line of the MLP block, before x = rm
 ADD_FIX = "x = [a + b for a, b in zip(x, residual)]"
 
 
+class _Root:
+    """One node whose children are the given Values: the graph behind all of them is walked once
+    (cut_off walks a list's graphs one by one, and theirs overlap)."""
+
+    def __init__(self, values):
+        self._children = tuple(values)
+
+
 def _data(x):
     return getattr(x, "data", x)
 
@@ -54,7 +62,8 @@ def _watch(code):
 
 def _run(code, name=NAME):
     """gpt() over BOS + name; at the last position, every rmsnorm and every linear call, in
-    order, as (what, input, output) with plain numbers."""
+    order, as (what, input, output) with plain numbers, then the input and the output as they
+    were (Values, whose graph tells where a gradient can go)."""
     weights = code.weights
     names = {id(mat): key.split(".")[-1] for key, mat in weights.items()}
     real_linear, real_rmsnorm = code.linear, code.rmsnorm
@@ -62,12 +71,12 @@ def _run(code, name=NAME):
 
     def linear(x, w):
         out = real_linear(x, w)
-        calls.append((names.get(id(w), "another matrix"), _plain(x), _plain(out)))
+        calls.append((names.get(id(w), "another matrix"), _plain(x), _plain(out), x, out))
         return out
 
     def rmsnorm(x):
         out = real_rmsnorm(x)
-        calls.append(("rmsnorm", _plain(x), _plain(out)))
+        calls.append(("rmsnorm", _plain(x), _plain(out), x, out))
         return out
 
     tokens = [code.BOS] + [code.chars.index(ch) for ch in name]
@@ -124,7 +133,7 @@ def _(code):
              "** and its own methods. The ReLU of a Value is its method relu(), from lesson "
              "7.4 (Building Value).", fix=RELU_FIX)
     x_attn, start, after = _steps(calls)
-    used = [what for what, _, _ in after]
+    used = [call[0] for call in after]
     if "mlp_fc1" not in used:
         fail(f"{WHERE}, after attention gpt() called {', '.join(used) or 'nothing'}, but never "
              "mlp_fc1: the MLP block is missing. x must go through rmsnorm, mlp_fc1, ReLU and "
@@ -167,6 +176,16 @@ def _(code):
              "bring them back to the 16 numbers of x.", fix="x = linear(x, w('mlp_fc2'))")
     got = fc2[1]
     if _near(got, want):
+        above = {f"h[{i}]": h for i, h in enumerate(fc1[4]) if _data(h) > 0}
+        cut = cut_off(_Root(fc2[3]), above)
+        if cut:
+            some = "all" if len(cut) == len(above) else f"{len(cut)} of the"
+            fail(f"{WHERE}, mlp_fc2 read the right numbers (relu() of the {len(hidden)} that "
+                 f"mlp_fc1 made), but {some} {len(above)} of them above 0 are not in the graph of "
+                 "what mlp_fc2 read: no gradient can go back through them to mlp_fc1, rmsnorm and "
+                 "attention, so training would never change mlp_fc1. Your ReLU makes new Values "
+                 "from plain numbers (`.data`), and a new Value made from a number forgets where "
+                 "the number came from.", fix=RELU_FIX)
         return
     negative = sum(h < 0 for h in got)
     if _near(got, hidden):
@@ -199,6 +218,7 @@ def _(code):
     got, out = head[1], fc2[2]
     want = [a + b for a, b in zip(out, x_attn)]
     if _near(got, want):
+        _linked(head, fc2, next(call for call in after if call[0] == "rmsnorm"))
         return
     told = f"{WHERE}, lm_head read {_shown(got)}, but it should read {_shown(want)}"
     if _near(got, out):
@@ -218,6 +238,33 @@ def _(code):
              "be kept before x is normalized, so that x itself carries on.", fix=RESIDUAL_FIX)
     fail(f"{told}: the MLP's output plus x as it was when the MLP started, number by number.",
          fix=ADD_FIX)
+
+
+def _linked(head, fc2, norm):
+    """Fail if what lm_head read is not computed from mlp_fc2's Values and from x as it was when
+    the MLP started (the input of its rmsnorm): the right numbers, but no gradient path."""
+    made, kept = fc2[4], norm[3]
+    cut = cut_off(_Root(head[3]), {**{f"made {i}": v for i, v in enumerate(made)},
+                                   **{f"kept {i}": v for i, v in enumerate(kept)}})
+    cut_made = [name for name in cut if name.startswith("made")]
+    cut_kept = [name for name in cut if name.startswith("kept")]
+    if not cut_made and not cut_kept:
+        return
+    told = f"{WHERE}, lm_head read the right numbers, but "
+    tail = ("no gradient can go back through them, so training would never change the weights "
+            "they come from. A new Value made from a plain number (`.data`) forgets where the "
+            "number came from.")
+    if cut_made and cut_kept:
+        fail(told + "neither the MLP's output nor x as the MLP found it is in their graph: x "
+             "after the MLP is made of new Values, made from the plain numbers of both: " + tail,
+             fix=ADD_FIX)
+    if cut_made:
+        fail(told + f"{len(cut_made)} of the {len(made)} numbers mlp_fc2 made are not in their "
+             "graph: what came out of linear() was turned into new Values before it was added "
+             "to x, and " + tail, fix="x = linear(x, w('mlp_fc2'))")
+    fail(told + f"{len(cut_kept)} of the {len(kept)} numbers of x as the MLP found it are not in "
+         "their graph: the residual added back holds new Values, not x itself, and " + tail,
+         fix=RESIDUAL_FIX)
 
 
 # --- gpt() against ours, on new caches -------------------------------------------------------

@@ -11,7 +11,17 @@ ours, with 1 and 2 layers, on new caches and on names longer than block_size.
 import gc
 import random
 
-from linebyline.runtime import Case, agrees, calling, check, fail, listing, replacing
+from linebyline.runtime import (
+    Case,
+    agrees,
+    calling,
+    check,
+    cut_off,
+    fail,
+    listing,
+    matrix_leaves,
+    replacing,
+)
 
 
 class _Quick:
@@ -66,12 +76,22 @@ class _Layers:
 
 
 _USED = {}  # (file, layers) -> what _run_layers saw: each count is run once per checked file
+_MADE_FROM = {}  # (file, layers) -> {(layer, "keys"): attn_wk's numbers, named; ...}
+
+
+class _Root:
+    """One node whose children are the given Values: the graph behind all of them is walked once
+    (cut_off walks a list's graphs one by one, and theirs overlap)."""
+
+    def __init__(self, values):
+        self._children = tuple(values)
 
 
 def _used(code, count):
     if (id(code), count) not in _USED:
         if any(key[0] != id(code) for key in _USED):
             _USED.clear()
+            _MADE_FROM.clear()
         _USED[id(code), count] = _run_layers(code, count)
     return _USED[id(code), count]
 
@@ -91,6 +111,10 @@ def _run_layers(code, count, name="ava"):
     tokens = [code.BOS] + [code.chars.index(ch) for ch in name]
     with _Layers(code, count), replacing(code, "linear", linear), _Quick():
         names.update({id(mat): key for key, mat in code.weights.items()})
+        _MADE_FROM[id(code), count] = {  # what each layer's keys and values are made from
+            (layer, part): matrix_leaves(f"layer{layer}.attn_w{part[0]}",
+                                         code.weights.get(f"layer{layer}.attn_w{part[0]}", []))
+            for layer in range(count) for part in ("keys", "values")}
         for pos, token in enumerate(tokens):
             used.append([])
             try:
@@ -167,6 +191,7 @@ def _(code):
     counts = [len(k) for k in keys], [len(v) for v in values]
     want = [positions, positions]
     if counts == (want, want) and error is None:
+        _cached_values(code, keys, values, where)
         return
     if counts[0][1] == 0 and counts[0][0] == 2 * positions:
         fail(f"{where}, keys[0] holds {counts[0][0]} keys and keys[1] none: both blocks put "
@@ -175,6 +200,28 @@ def _(code):
     fail(f"{where}, the caches hold {counts[0]} keys and {counts[1]} values per layer, but each "
          f"of the 2 layers should hold one per position: {want}."
          + (f" gpt() raised {type(error).__name__}: {error}." if error else ""), fix=CACHE_FIX)
+
+
+def _cached_values(code, keys, values, where):
+    """Fail if a layer's cache holds numbers no gradient can go back through to the matrix that
+    made them (attn_wk for keys, attn_wv for values): plain numbers, or new Values made of them."""
+    made_from = _MADE_FROM.get((id(code), 2), {})
+    for layer in range(2):
+        for part, cache in (("keys", keys), ("values", values)):
+            leaves = made_from.get((layer, part), {})
+            cached = [item for row in cache[layer] for item in
+                      (row if isinstance(row, (list, tuple)) else [row])]
+            if not leaves or not cut_off(_Root(cached), leaves):
+                continue
+            plain = [item for item in cached if not hasattr(item, "_children")]
+            what = ("plain numbers" if len(plain) == len(cached) else
+                    "new Values made from plain numbers (`.data`)")
+            matrix = f"layer{layer}.attn_w{part[0]}"
+            fail(f"{where}, {part}[{layer}] holds one entry per position, but of {what}, not "
+                 f"the Values {'k' if part == 'keys' else 'v'} is made of: they are not computed "
+                 f"from {matrix}, so no gradient can reach {matrix} through the cache, and "
+                 f"training would never change it. The cache must keep the Values themselves.",
+                 fix=CACHE_FIX)
 
 
 class _Enough(Exception):
