@@ -1,5 +1,5 @@
 """Lesson 11.1, a mistake that shows only after a name that reached block_size: the token is kept from the last name.
-# expect: fail | a name after one that reached block_size starts at BOS | started from the token 'a'
+# expect: fail | a name after one that reached block_size starts at BOS | started from the token 'b', the first name's last letter
 
 
 Everything is microgpt.py's: the data, the tokenizer, autograd, the 4,192 parameters, gpt() and

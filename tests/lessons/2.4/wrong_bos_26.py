@@ -1,5 +1,5 @@
 """Lesson 2.4, wrong only beyond the bundled data: BOS written as 26."""
-# expect: fail | the names of another vocabulary | stop when the token is BOS
+# expect: fail | the names of another vocabulary | end when the token drawn is BOS
 import random
 
 random.seed(42)  # same seed, same shuffle, same names

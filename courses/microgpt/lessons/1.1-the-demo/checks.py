@@ -144,10 +144,14 @@ def _(code):
         words = _words(line)
         if name in words or (not name and set(words) <= labels):
             continue
+        with open("input.txt", encoding="utf-8") as handle:
+            vocabulary = "".join(sorted(set(handle.read().replace("\n", ""))))
+        what = (" That is chars, every character of the names glued together: the vocabulary, "
+                "not the name this sample invented." if vocabulary in words else "")
         fail(f"Line {number} after `{MARKER}` is {shown(line)}, but sample {number} invented "
-             f"{name!r} (with seed 42, train0 invents {_few(names)} and so on). Print the "
-             "letters that `name` holds once the sample is done, glued into one word. The rest "
-             "of the file was given: was something else changed?", fix=JOIN_FIX)
+             f"{name!r} (with seed 42, train0 invents {_few(names)} and so on).{what} Print the "
+             "letters that `name` holds once the sample is done, glued into one word.",
+             fix=JOIN_FIX)
     return f"The 20 invented names, from {names[0]!r} to {names[-1]!r}."
 
 

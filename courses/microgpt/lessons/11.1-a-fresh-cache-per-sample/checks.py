@@ -25,13 +25,27 @@ FIX = "`keys, values = [[] for _ in range(n_layer)], [[] for _ in range(n_layer)
 FIX_START = "`token, name = BOS, []`, right after the caches, in sample_name"
 
 
+class _Entry(tuple):
+    """What the stand-in puts in a cache: ("key", pos) or ("value", pos), known as its own."""
+
+    def __new__(cls, kind, pos):
+        return super().__new__(cls, (kind, pos))
+
+
 class _Watched:
     """A stand-in for gpt(): notes the caches it is handed, fills them as gpt() does, and
     returns logits that favour one letter (or BOS, once a name has `stop_at` letters)."""
 
-    def __init__(self, code, layers, stop_at):
-        self.code, self.layers, self.stop_at = code, layers, stop_at
+    def __init__(self, code, layers, stop_at, letter=0):
+        self.code, self.layers, self.stop_at, self.letter = code, layers, stop_at, letter
         self.calls = []  # (pos, token, keys, values, lengths before the call, or a problem)
+        self.touched = []  # the lists it appended to, cleaned of its entries afterwards
+
+    def clean(self):
+        """Take the stand-in's entries out of the caches again: caches a learner keeps between
+        calls must not carry them into the next check (the real gpt() cannot use them)."""
+        for cache in self.touched:
+            cache[:] = [entry for entry in cache if not isinstance(entry, _Entry)]
 
     def __call__(self, token, pos, keys, values):
         problem = _shape(keys, values, self.layers)
@@ -44,10 +58,11 @@ class _Watched:
         self.calls.append({"pos": pos, "token": token, "lengths": lengths, "shared": shared,
                            "twins": twins})
         for layer in range(self.layers):
-            keys[layer].append(("key", pos))
-            values[layer].append(("value", pos))
+            keys[layer].append(_Entry("key", pos))
+            values[layer].append(_Entry("value", pos))
+            self.touched += [keys[layer], values[layer]]
         code = self.code
-        favoured = code.BOS if self.stop_at is not None and pos >= self.stop_at else 0
+        favoured = code.BOS if self.stop_at is not None and pos >= self.stop_at else self.letter
         return [code.Value(60.0 if token_id == favoured else 0.0)
                 for token_id in range(code.vocab_size)]
 
@@ -67,14 +82,17 @@ def _shape(keys, values, layers):
     return ""
 
 
-def _watch(code, names, layers=1, stop_at=LENGTH, temperature=0.5):
+def _watch(code, names, layers=1, stop_at=LENGTH, temperature=0.5, letter=0):
     """Call sample_name `names` times with the stand-in; the names and the stand-in's notes."""
-    watched = _Watched(code, layers, stop_at)
+    watched = _Watched(code, layers, stop_at, letter)
     got = []
-    with replacing(code, "gpt", watched), replacing(code, "n_layer", layers):
-        for _ in range(names):
-            with calling(f"sample_name({temperature})"):
-                got.append(code.sample_name(temperature))
+    try:
+        with replacing(code, "gpt", watched), replacing(code, "n_layer", layers):
+            for _ in range(names):
+                with calling(f"sample_name({temperature})"):
+                    got.append(code.sample_name(temperature))
+    finally:
+        watched.clean()
     return got, _by_name(watched.calls)
 
 
@@ -86,6 +104,13 @@ def _by_name(calls):
             names.append([])
         names[-1].append(call)
     return names
+
+
+def _told(code, token):
+    """A token as a learner reads it: its letter ('a'), else the value itself."""
+    if isinstance(token, int) and not isinstance(token, bool) and 0 <= token < len(code.chars):
+        return shown(code.chars[token])
+    return shown(token)
 
 
 def _ordinal(index):
@@ -106,20 +131,27 @@ def _(code):
                  f"after one position it already held {filled} entries, the key and the value. "
                  "gpt() keeps the keys and the values apart, to score with the keys and blend "
                  "the values: they need a list each.", fix=FIX)
-        held = first["lengths"][0][0]
-        if first["pos"] == 0 and held:
-            fail(f"The {_ordinal(index)} name's first letter was drawn with {plural(held, 'key')} "
-                 f"already in the cache: the {plural(held, 'position')} of the names before it. "
-                 "The caches must be made new for each name, inside sample_name, so that a name "
-                 "attends only to its own letters, as it did in training (a fresh cache per name, "
-                 "lesson 8.6, The KV cache).",
-                 fix=FIX)
+        for side, kind in ((0, "key"), (1, "value")):
+            held = first["lengths"][0][side]
+            if first["pos"] == 0 and held:
+                cache = "the cache" if side == 0 else "values[0]"
+                fail(f"The {_ordinal(index)} name's first letter was drawn with "
+                     f"{plural(held, kind)} already in {cache}: those of the "
+                     f"{plural(held, 'position')} of the names before it. The caches must be "
+                     "made new for each name, inside sample_name, so that a name attends only to "
+                     "its own letters, as it did in training (a fresh cache per name, lesson 8.6, "
+                     "The KV cache).",
+                     fix=FIX)
         for call in calls[1:]:
-            if call["lengths"][0][0] != call["pos"]:
-                before = ("the key of position 0" if call["pos"] == 1
-                          else f"the keys of positions 0 to {call['pos'] - 1}")
-                fail(f"At position {call['pos']} of the {_ordinal(index)} name, the cache held "
-                     f"{plural(call['lengths'][0][0], 'key')}, but it should hold {call['pos']}: "
+            side = 0 if call["lengths"][0][0] != call["pos"] else 1
+            kind = ("key", "value")[side]
+            if call["lengths"][0][side] != call["pos"]:
+                before = (f"the {kind} of position 0" if call["pos"] == 1
+                          else f"the {kind}s of positions 0 to {call['pos'] - 1}")
+                cache = "the cache" if side == 0 else "values[0]"
+                fail(f"At position {call['pos']} of the {_ordinal(index)} name, {cache} held "
+                     f"{plural(call['lengths'][0][side], kind)}, but it should hold "
+                     f"{call['pos']}: "
                      f"{before} of this name. Caches made new at every position forget the "
                      "letters before, so the model sees only the current letter: make them "
                      "once per name, before the loop over positions.", fix=FIX)
@@ -135,11 +167,12 @@ def _(code):
 
 @check("a name after one that reached block_size starts at BOS")
 def _(code):
-    got, names = _watch(code, 2, stop_at=None)
+    got, names = _watch(code, 2, stop_at=None, letter=1)
+    letter = _told(code, 1)
     if len(names) < 2:
-        fail(f"With a stand-in gpt() that never favours BOS, two calls of sample_name(0.5) "
-             f"returned {listing(repr(name) for name in got)}, and gpt() was not called at "
-             f"position 0 of the second name.")
+        fail(f"With a stand-in gpt() that draws {letter} at every position and never BOS, two "
+             f"calls of sample_name(0.5) returned {listing(repr(name) for name in got)}, and "
+             "gpt() was not called at position 0 of the second name.")
     first, second = names
     if len(first) != code.block_size:
         fail(f"With a stand-in gpt() that never favours BOS, the first name called gpt() "
@@ -147,13 +180,20 @@ def _(code):
              f"{code.block_size} letters: {code.block_size} calls, positions 0 to "
              f"{code.block_size - 1}.")
     token = second[0]["token"]
-    if token != code.BOS:
-        letter = code.chars[token] if isinstance(token, int) and 0 <= token < len(code.chars) else token
-        fail(f"The first name reached block_size ({code.block_size} letters) without drawing "
-             f"BOS, and the second name then started from the token {shown(letter)}, its last "
-             f"letter, instead of BOS. Every name starts at BOS, the token the model was "
-             "trained to follow with a first letter, whatever the last name ended on.",
-             fix=FIX_START)
+    if token == 1:
+        fail(f"With a stand-in gpt() that draws {letter} at every position and never BOS, the "
+             f"first name reached block_size ({code.block_size} letters), and the second name "
+             f"then started from the token {letter}, the first name's last letter, instead of "
+             "BOS: the token is kept from one call to the next. Every name starts at BOS, the "
+             "token the model was trained to follow with a first letter, whatever the last name "
+             "ended on.", fix=FIX_START)
+    for name in (first, second):
+        start = name[0]["token"]
+        if start != code.BOS:
+            fail(f"sample_name started a name from the token {_told(code, start)} instead of BOS "
+                 f"({code.BOS}): gpt() was called with it at position 0. Every name starts at "
+                 "BOS, the token the model was trained to follow with a first letter.",
+                 fix=FIX_START)
 
 
 @check("with two layers, each layer has a cache of its own")
@@ -180,13 +220,22 @@ SHORT = 5  # letters at most in the differential check: the real gpt() takes mil
 def _sampled(space, args):
     """sample_name(temperature) with the real gpt(), names cut at SHORT letters; with layers=2,
     a second layer that reuses the first layer's weights."""
-    temperature, layers = args
+    temperature, layers, lift = args
+    real = space.gpt
+
+    def gpt(token, pos, keys, values):  # BOS made likelier at position 0, the first draw
+        logits = real(token, pos, keys, values)
+        if lift and pos == 0:
+            logits[space.BOS] = logits[space.BOS] + lift
+        return logits
+
     extra = {}
     if layers > 1:
         weights = space.weights
         for key in [key for key in weights if key.startswith("layer0.")]:
             extra["layer1." + key[len("layer0."):]] = weights[key]
-    with replacing(space, "block_size", SHORT), replacing(space, "n_layer", layers):
+    with replacing(space, "block_size", SHORT), replacing(space, "n_layer", layers), \
+            replacing(space, "gpt", gpt):
         space.weights.update(extra)
         try:
             return space.sample_name(temperature)
@@ -196,9 +245,12 @@ def _sampled(space, args):
 
 
 def _temperatures(rng):
-    for temperature, layers, note in ((0.5, 1, ""), (1.0, 1, ""), (2.0, 1, ""),
-                                      (0.5, 2, "with n_layer = 2, beyond microgpt's one layer")):
-        yield Case(f"{temperature:g}", lambda space, t=temperature, n=layers: (t, n), note)
+    for temperature, layers, lift, note in (
+            (0.5, 1, 0, ""), (2.0, 1, 0, ""),
+            (1.0, 1, 4.0, "BOS drawn first about two times in three: an empty name"),
+            (0.5, 2, 0, "with n_layer = 2, beyond microgpt's one layer")):
+        yield Case(f"{temperature:g}", lambda space, t=temperature, n=layers, up=lift: (t, n, up),
+                   note)
 
 
 agrees("sample_name", _temperatures, call=_sampled, draws=True,

@@ -9,7 +9,18 @@ takes milliseconds a call. The last check compares sample_name with ours on the 
 """
 import math
 
-from linebyline.runtime import Case, agrees, calling, check, close, fail, number, plural, replacing, shown
+from linebyline.runtime import (
+    Case,
+    agrees,
+    check,
+    close,
+    fail,
+    learner_line,
+    number,
+    plural,
+    replacing,
+    shown,
+)
 
 SHORT = 4  # letters at most while a check watches: gpt() is slow, the idea shows at once
 TINY = 1e-5  # logits divided by it reach the thousands: exp() overflows without softmax
@@ -41,29 +52,73 @@ def _watch(code, temperature, seed):
         return logits
 
     def choices(population, weights=None, *rest, **options):
+        weights = list(weights) if weights is not None else None
+        events.append(("draw", weights, None))
         picked = real_choices(population, weights, *rest, **options)
-        events.append(("draw", list(weights) if weights is not None else None, picked[0]))
+        events[-1] = ("draw", weights, picked[0])
         return picked
 
     code.random.seed(seed)
     call = f"sample_name({number(temperature)})"
     with replacing(code, "gpt", gpt), replacing(code.random, "choices", choices), \
-            replacing(code, "block_size", SHORT), calling(call):
+            replacing(code, "block_size", SHORT):
+        sample_name = code.sample_name
         try:
-            name = code.sample_name(temperature)
-        except AttributeError as error:
-            if "'float' object has no attribute 'data'" not in str(error):
-                raise
-            fail(f"`{call}` raised AttributeError: {error}. gpt() returns its logits as Values "
-                 "(they remember how they were made, for training), and microgpt's softmax "
-                 "reads each one's .data: divide the Values themselves by the temperature, "
-                 "not their .data.", fix=FIX)
-        except OverflowError as error:
-            fail(f"`{call}` raised OverflowError: {error}. At so small a temperature the "
-                 "logits divided by it reach the thousands, and exp() of anything above 709.78 "
-                 "is more than a float can hold; softmax subtracts the biggest logit before "
-                 "exp(), so the divided logits must go through softmax.", fix=FIX)
+            name = sample_name(temperature)
+        except Exception as error:  # noqa: BLE001 - each error of their code is told, with its line
+            _raised(code, call, error, events)
     return call, name, events
+
+
+def _frames(error):
+    """The names of the functions the error went through (softmax, draw, ...)."""
+    names, tb = [], error.__traceback__
+    while tb is not None:
+        names.append(tb.tb_frame.f_code.co_name)
+        tb = tb.tb_next
+    return names
+
+
+def _quoted(error):
+    """An error's own text, short, whatever its class does."""
+    try:
+        text = str(error)
+    except Exception:  # noqa: BLE001 - a class of theirs may have a __str__ that raises
+        return ""
+    return text if len(text) <= 300 else text[:300] + "…"
+
+
+def _raised(code, call, error, events):
+    """Fail with what the learner's code raised while a name was drawn, naming their line."""
+    text = _quoted(error)
+    told = f"{type(error).__name__}: {text}" if text else type(error).__name__
+    line = learner_line(error, code)
+    at = f" (line {line} of your code)" if line is not None else ""
+    drawn = len([e for e in events if e[0] == "draw" and e[2] is not None])
+    where = "after BOS" if drawn == 0 else f"at position {drawn}"
+    if isinstance(error, AttributeError) and "'float' object has no attribute 'data'" in text:
+        if "softmax" in _frames(error):
+            fail(f"`{call}` raised {told}{at}. gpt() returns its logits as Values (they remember "
+                 "how they were made, for training), and microgpt's softmax reads each one's "
+                 ".data: divide the Values themselves by the temperature, not their .data.",
+                 fix=FIX)
+        fail(f"`{call}` raised {told} in the draw of the token {where}: the probabilities "
+             "next_probs returns are plain numbers, and the draw reads each one's .data. "
+             "softmax returns Values: they go to the draw as they are.", fix=FIX)
+    if isinstance(error, OverflowError):
+        fail(f"`{call}` raised {told}{at}. At so small a temperature the logits divided by it "
+             "reach the thousands, and exp() of anything above 709.78 is more than a float can "
+             "hold; softmax subtracts the biggest logit before exp(), so the divided logits must "
+             "go through softmax.", fix=FIX)
+    if events and events[-1][0] == "draw" and events[-1][2] is None:
+        weights = events[-1][1]
+        fail(f"`{call}`: random.choices could not draw the token {where} from the weights "
+             f"{shown(weights)} and raised {told}{at}. Its weights are the probabilities of the "
+             "softmax of this position's logits, each divided by the temperature: numbers of "
+             "at least 0, one per token, adding up to 1.", fix=FIX)
+    fail(f"`{call}` raised {told}{at}, while drawing the token {where}. The probabilities of "
+         "each position are the softmax of the logits gpt() returns for it, each logit divided "
+         "by the temperature sample_name is given.")
 
 
 def _keys(count):
@@ -77,6 +132,11 @@ def _weights_problem(call, logits, weights, temperature, after, fixed):
     if total is None:
         return (f"`{call}` drew its token with the weights {shown(weights)}: random.choices "
                 "needs plain numbers, the probabilities' .data.")
+    if len(weights) != len(want):
+        return (f"`{call}`: {after}, the next token was drawn with {len(weights)} weights, but "
+                f"gpt() has just returned {len(want)} logits, one per token (the letters and "
+                "BOS): the probabilities must be the softmax of every one of them, each divided "
+                "by the temperature.")
     got = [w / total for w in weights] if total > 0 else weights
     if _same(got, want):
         return ""
@@ -101,8 +161,26 @@ def _weights_problem(call, logits, weights, temperature, after, fixed):
                     "softmax.")
         return (f"{where}, the probabilities at temperature 1: the temperature is never used. "
                 "Each logit must be divided by it before the softmax.")
-    return (f"{where}: each draw's weights must be the softmax of the logits gpt() has just "
-            "returned for this position, each divided by the temperature.")
+    other = _as_temperature(logits, got)
+    if other is not None:
+        return (f"{where}, the probabilities at temperature {number(other)}: each logit was "
+                f"divided by {number(other)}, where sample_name was given temperature = "
+                f"{number(temperature)}.")
+    return (f"{where}: these weights are not the softmax of the logits gpt() has just returned "
+            "for this position at any temperature. Each draw's weights must be that softmax, "
+            "each logit divided by the temperature.")
+
+
+def _as_temperature(logits, got):
+    """The temperature whose softmax of these logits the weights are, if there is one."""
+    top, low = logits.index(max(logits)), logits.index(min(logits))
+    if top == low or min(got) <= 0 or max(got) <= 0:
+        return None
+    ratio = math.log(got[top] / got[low])
+    if ratio <= 0:
+        return None
+    other = (logits[top] - logits[low]) / ratio
+    return other if _same(got, _softmax([z / other for z in logits])) else None
 
 
 @check("each draw is softmax(logits / temperature) of one gpt() call")
@@ -142,15 +220,26 @@ def _(code):
 
 
 def _sampled(space, args):
-    with replacing(space, "block_size", SHORT):
-        return space.sample_name(*args)
+    temperature, lift = args
+    real = space.gpt
+
+    def gpt(token, pos, keys, values):  # BOS made likelier at position 0, the first draw
+        logits = real(token, pos, keys, values)
+        if lift and pos == 0:
+            logits[space.BOS] = logits[space.BOS] + lift
+        return logits
+
+    with replacing(space, "block_size", SHORT), replacing(space, "gpt", gpt):
+        return space.sample_name(temperature)
 
 
 def _temperatures(rng):
-    for t, note in ((0.5, ""), (1.0, ""), (2.0, ""), (0.1, "nearly always the likeliest letter"),
-                    (TINY, "logits divided by it reach the thousands"),
-                    (10.0, "letters nearly at random")):
-        yield Case(f"{t:g}", lambda space, t=t: (t,), note)
+    for t, lift, note in ((0.5, 0, ""), (2.0, 0, ""),
+                          (0.1, 0, "nearly always the likeliest letter"),
+                          (TINY, 0, "logits divided by it reach the thousands"),
+                          (10.0, 0, "letters nearly at random"),
+                          (1.0, 4.0, "BOS drawn first about two times in three: an empty name")):
+        yield Case(f"{t:g}", lambda space, t=t, lift=lift: (t, lift), note)
 
 
 agrees("sample_name", _temperatures, call=_sampled, draws=True,

@@ -123,16 +123,37 @@ def _(code):
              f"{len(code.chars)} letters, ids 0 to {len(code.chars) - 1}, and BOS ({code.BOS}) "
              "is not one of them. BOS is no letter; it says the name is over. Check for it "
              "before keeping a letter.", fix=STOP_FIX)
-    if name == "aaa" and positions == [0, 1, 2, 3]:
+    if name != "aaa" or positions != [0, 1, 2, 3]:
+        if positions and max(positions) > 3 and name == "aaa":
+            fail(f"{said} sample_name returned 'aaa' but went on calling gpt() at positions "
+                 f"{listing(str(p) for p in positions if p > 3)}: drawing BOS skipped that "
+                 "letter and carried on to the block limit, where it must end the name at once. "
+                 "Leaving the loop ends it; skipping to the next position does not.",
+                 fix=STOP_FIX)
+        fail(f"{said} sample_name returned {shown(name)} after calling gpt() at positions "
+             f"{listing(str(p) for p in positions) or 'none'}; it should return 'aaa' after "
+             "positions 0 to 3: BOS ends the name, and is not part of it.", fix=STOP_FIX)
+    _bos_first(code)
+
+
+def _bos_first(code):
+    """A BOS drawn at position 0, the very first draw, ends the name too: it comes back empty."""
+    name, positions, error = _scripted(code, stop_at=0)
+    said = "With a stand-in gpt() whose logits pick BOS at every position from position 0 on,"
+    if error is not None:
+        fail(f"{said} sample_name raised IndexError ({error}) when BOS came as the very first "
+             f"draw: your loop kept it as a letter, and chars has no letter for BOS "
+             f"({code.BOS}). A BOS drawn at position 0 ends the name as at any other position, "
+             "before it has a letter: the name is '', the empty name.", fix=STOP_FIX)
+    if name == "" and positions == [0]:
         return
-    if positions and max(positions) > 3 and name == "aaa":
-        fail(f"{said} sample_name returned 'aaa' but went on calling gpt() at positions "
-             f"{listing(str(p) for p in positions if p > 3)}: drawing BOS skipped that letter "
-             "and carried on to the block limit, where it must end the name at once. Leaving "
-             "the loop ends it; skipping to the next position does not.", fix=STOP_FIX)
-    fail(f"{said} sample_name returned {shown(name)} after calling gpt() at positions "
-         f"{listing(str(p) for p in positions) or 'none'}; it should return 'aaa' after positions "
-         "0 to 3: BOS ends the name, and is not part of it.", fix=STOP_FIX)
+    span = (f"0 to {positions[-1]}" if len(positions) > 2 and positions == list(range(len(positions)))
+            else listing(str(p) for p in positions) or "none")
+    fail(f"{said} sample_name called gpt() at positions {span} and returned {shown(name)}: the "
+         "first draw was BOS, and your loop did not end the name there. It should stop after "
+         "position 0 and return '': a BOS drawn first ends the name before it has a letter, as "
+         "at any other position. BOS is one of the choices of every draw, the first included, "
+         "and microgpt then prints an empty name.", fix=STOP_FIX)
 
 
 @check("a name that never draws BOS stops at block_size letters")
@@ -146,27 +167,38 @@ def _(code):
                  f"{max(positions, default=0)}.", fix=LOOP_FIX)
         if isinstance(name, str) and len(name) == size and positions == list(range(size)):
             continue
-        beyond = ("" if size == code.block_size else
-                  f" (microgpt's block_size is {code.block_size}: the names it samples never "
-                  "show this, but a model with a longer block_size would)")
         got = len(name) if isinstance(name, str) else shown(name)
         more = max(positions, default=-1) + 1 > size
+        reason = (f"gpt() has a position embedding for these positions only, and the real one "
+                  f"would raise IndexError at position {size}." if more else
+                  "The loop must run block_size times, whatever block_size is.")
+        beyond = ("" if size == code.block_size else
+                  f" microgpt's block_size is {code.block_size}, where this cannot show; a "
+                  f"model with block_size = {size} would.")
         fail(f"{said} returned {got} letters after calling gpt() at positions 0 to "
-             f"{max(positions, default=0)}, but it must stop after {size}: positions 0 to "
-             f"{size - 1}{beyond}. "
-             + (f"gpt() has a position embedding for positions 0 to {size - 1} only; the real "
-                f"one would raise IndexError at position {size}." if more else
-                "The loop must run block_size times, whatever block_size is."), fix=LOOP_FIX)
+             f"{max(positions, default=0)}, but it must stop after {size}, positions 0 to "
+             f"{size - 1}: {reason}{beyond}", fix=LOOP_FIX)
 
 
 def _sampled(space, args):
-    with replacing(space, "block_size", SHORT):
-        return space.sample_name(*args)
+    temperature, lift = args
+    real = space.gpt
+
+    def gpt(token, pos, keys, values):  # BOS made likelier at position 0, the first draw
+        logits = real(token, pos, keys, values)
+        if lift and pos == 0:
+            logits[space.BOS] = logits[space.BOS] + lift
+        return logits
+
+    with replacing(space, "block_size", SHORT), replacing(space, "gpt", gpt):
+        return space.sample_name(temperature)
 
 
 def _temperatures(rng):
-    for t, note in ((0.5, ""), (1.0, ""), (2.0, ""), (10.0, "BOS drawn about as often as any letter")):
-        yield Case(f"{t:g}", lambda space, t=t: (t,), note)
+    for t, lift, note in ((0.5, 0, ""), (2.0, 0, ""),
+                          (10.0, 0, "BOS drawn about as often as any letter"),
+                          (1.0, 4.0, "BOS drawn first about two times in three: an empty name")):
+        yield Case(f"{t:g}", lambda space, t=t, lift=lift: (t, lift), note)
 
 
 agrees("sample_name", _temperatures, call=_sampled, draws=True,

@@ -38,7 +38,8 @@ def _(code):
                 "after it" if moved is not None else
                 f"docs held {len(before):,} names before the call and {len(code.docs):,} after it")
         fail(f"training_names() changed docs: {told}. It must only read docs: training and "
-             "sampling use the same list afterwards, in its order.", fix=FIX)
+             "sampling use the same list afterwards, in its order.",
+             fix=FIX if got == want else "")
     if not isinstance(got, list):
         fail(f"training_names() returned {shown(got)}, but it must return a list of names.")
     if len(got) != len(want):
@@ -73,16 +74,39 @@ def _(code):
     try:
         got = _names(code, list(SHORT_DOCS), steps)
     except IndexError as error:
+        first = _first_failing_step(code, steps)
+        if first != len(SHORT_DOCS):
+            fail(f"{said} raised IndexError: {error}, at step {first}, where docs still has a "
+                 f"name to read: {SHORT_DOCS[first % len(SHORT_DOCS)]!r}. The index of step "
+                 f"{first} must be one docs has, from 0 to {len(SHORT_DOCS) - 1}.", fix=FIX)
         fail(f"{said} raised IndexError: {error}. At step {len(SHORT_DOCS)} there are no names "
              f"left: docs holds {len(SHORT_DOCS)}, at docs[0] to docs[{len(SHORT_DOCS) - 1}]. "
              f"microgpt's {code.num_steps:,} steps never run out of the {len(code.docs):,} names "
              "here, but "
-             "with a smaller file (or more steps) they would: the steps start again from "
-             "docs[0], the remainder of step divided by the number of names.", fix=FIX)
+             "with a smaller file (or more steps) they would: after the last name, the steps "
+             "start again from docs[0], whatever the number of names: the remainder of step "
+             "divided by the number of names.", fix=FIX)
     if got == want:
         return
+    if isinstance(got, list) and len(got) != steps:
+        fail(f"{said} returned {plural(len(got), 'name')}, but each of the {steps} steps reads "
+             f"one name: {listing(repr(n) for n in want)}. The names follow num_steps, whatever "
+             f"its value (microgpt's is {code.num_steps:,})."
+             if len(got) == code.num_steps else
+             f"{said} returned {plural(len(got), 'name')}, but each of the {steps} steps reads "
+             f"one name: {listing(repr(n) for n in want)}.")
     fail(f"{said} returned {shown(got)}, but the steps read {listing(repr(n) for n in want)}: "
          "docs in order, then from the first again.", fix=FIX)
+
+
+def _first_failing_step(code, steps):
+    """The first step at which training_names() raises IndexError on SHORT_DOCS."""
+    for count in range(1, steps + 1):
+        try:
+            _names(code, list(SHORT_DOCS), count)
+        except IndexError:
+            return count - 1
+    return steps
 
 
 def _read(space, args):

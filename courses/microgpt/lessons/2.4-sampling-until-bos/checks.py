@@ -18,12 +18,18 @@ SAMPLE = re.compile(r"^sample\s+(\d+): (.*)$", re.MULTILINE)
 _cache = {}
 DRAW_FIX = "`token = random.choices(range(vocab_size), weights=probs[token])[0]`."
 STOP_FIX = "Right after the draw: `if token == BOS:` and, under it, `break`."
+START_FIX = "Before the loop over positions: `token, name = BOS, []`."
 APPEND_FIX = "After the stop: `name.append(chars[token])`."
 LOOP_FIX = ("The draw, `token = random.choices(range(vocab_size), weights=probs[token])[0]`, then "
             "the stop, `if token == BOS:` with `break` under it.")
 # A names file whose vocabulary is not 'a' to 'z': other letters, a hyphen, so another BOS.
 OWN_NAMES = ("anne-marie\njean-luc\nmary-kate\nbo\nzoe\nlou\nida\nkai\nmia\neve\nnoor\n"
              "luca\n")
+
+
+# Two letters: row BOS gives BOS 1 chance in 6 (its count of 1 over 6), so train0 draws BOS
+# first now and then: with random.seed(42), sample 11 is an empty name.
+TWO_LETTERS = "ab\nba\nab\n"
 
 
 def _model():
@@ -47,8 +53,9 @@ def _names(block_size, how="right"):
     return [name for name, _ in _draws(block_size, how)]
 
 
-def _draws(block_size, how="right"):
-    """Each of the 20 names with the tokens drawn for it (BOS included), drawn as `how` says."""
+def _draws(block_size, how="right", start=None):
+    """Each of the 20 names with the tokens drawn for it (BOS included), drawn as `how` says,
+    each name from the token `start` (BOS if None)."""
     model = _model()
     chars, bos, probs = model["chars"], model["bos"], model["probs"]
     size = bos + 1
@@ -56,7 +63,7 @@ def _draws(block_size, how="right"):
     random.shuffle(list(model["docs"]))
     names = []
     for _ in range(20):
-        token, name, drawn = bos, [], []
+        token, name, drawn = bos if start is None else start, [], []
         for _ in range(block_size):
             if how == "greedy":
                 token = probs[token].index(max(probs[token]))
@@ -143,6 +150,36 @@ def _(code):
              f"{block_size}: the loop over positions must stop after block_size draws.")
     if names == _names(block_size, "continue"):
         fail(_went_on(block_size), fix=STOP_FIX)
+    _bos_first(code)
+
+
+def _bos_first(code):
+    """On a names file of two letters, row BOS gives BOS 1 chance in 5, so train0 prints an
+    empty name now and then: the very first draw was BOS. A loop that treats that draw apart
+    prints something else there."""
+    files = {"input.txt": TWO_LETTERS}
+    ours = rerun(reference(code), files)
+    want = _printed(ours)
+    try:
+        got = _printed(rerun(code, files))
+    except Exception:  # noqa: BLE001 - the check on another vocabulary tells its errors
+        return
+    index = _first_difference(got, want)
+    if index is None or want[index] != "":
+        return
+    fail(f"With a names file of our own as input.txt ({', '.join(map(repr, TWO_LETTERS.split()))}"
+         f": two letters, so row BOS gives BOS 1 chance in {_odds(ours)}), train0 prints sample "
+         f"{index + 1} "
+         f"as '', an empty name: its very first draw was BOS. Your file printed "
+         f"{got[index]!r} there (the {index} names before it agree): your loop did not end the "
+         "name at that BOS. A BOS drawn first ends the name before it has a letter, as at any "
+         "other position; the bundled names almost never show it (row BOS gives BOS 1 chance "
+         f"in {_odds(reference(code))}).", fix=STOP_FIX)
+
+
+def _odds(space):
+    """Row BOS's chance of BOS, as "1 chance in N"'s N."""
+    return f"{round(1 / space.probs[space.BOS][space.BOS]):,}"
 
 
 @check("each draw uses the row of the token before")
@@ -168,9 +205,10 @@ def _(code):
     size = _model()["bos"] + 1
     if surprise > math.log(size):
         fail(f"The names ({listing(repr(name) for name in names[:3])}, ...) surprise the table "
-             f"more than random letters would: {number(surprise)} per token on average, above "
-             f"log({size}) = {number(math.log(size))}. The draws ignore the probabilities of "
-             f"the current token's row.", fix=DRAW_FIX)
+             f"by {number(surprise)} per token on average, more than log({size}) = "
+             f"{number(math.log(size))}, the surprise of a table that gives every token the same "
+             "chance: names drawn from the table's own rows surprise it less than that. The "
+             "draws ignore the probabilities of the current token's row.", fix=DRAW_FIX)
 
 
 @check("the same 20 names as train0")
@@ -179,11 +217,27 @@ def _(code):
     want = _names(block_size)
     index = _first_difference(names, want)
     if index is not None:
+        _started_elsewhere(names, want, block_size)
         agree = f" (the {index} before it agree)" if index else ""
         fail(f"With random.seed(42), train0 samples {want[index]!r} as sample {index + 1}, but "
              f"your file printed {names[index]!r}{agree}. Each letter must be one weighted "
              f"draw of random.choices over every id, with the current token's row as the "
              f"weights; then the same seed gives the same names.", fix=DRAW_FIX)
+
+
+def _started_elsewhere(names, want, block_size):
+    """Fail when the names are train0's draws with each name started from a letter's row."""
+    bos = _model()["bos"]
+    for start in range(bos):
+        if names == [name for name, _ in _draws(block_size, start=start)]:
+            index = _first_difference(names, want)
+            fail(f"With random.seed(42), train0 samples {want[index]!r} as sample {index + 1}, "
+                 f"but your file printed {names[index]!r}. Your 20 names are exactly what "
+                 f"train0 draws when each name starts from the token {start}, "
+                 f"{_model()['chars'][start]!r}, instead of BOS: the first letter was drawn "
+                 f"from row {_model()['chars'][start]!r}, the letters that follow "
+                 f"{_model()['chars'][start]!r}, where it must come from row BOS, the letters "
+                 "that start a name.", fix=START_FIX)
 
 
 @check("the names of another vocabulary")
@@ -199,10 +253,19 @@ def _(code):
     except Exception as error:  # noqa: BLE001 - every error of their file is told
         line = learner_line(error, code)
         at = f" on line {line}" if line is not None else ""
-        fail(f"{told} your file stopped{at} with {type(error).__name__}: {error}. Every line of "
-             f"the sampling loop has to work for any vocabulary: draw among the ids 0 to "
-             f"vocab_size - 1, stop when the token is BOS, whatever their values.",
-             fix=LOOP_FIX)
+        stopped = f"{told} your file stopped{at} with {type(error).__name__}: {error}."
+        if isinstance(error, ValueError) and "weights" in str(error):
+            fail(f"{stopped} random.choices was given {ours.vocab_size} weights, the row of the "
+                 "current token, and another number of ids to choose from: the ids to draw "
+                 "from are those of this vocabulary, 0 to vocab_size - 1, whatever their "
+                 "number.", fix=DRAW_FIX)
+        if isinstance(error, IndexError):
+            fail(f"{stopped} A token drawn had no letter in chars, as BOS ({ours.BOS} here) has "
+                 "none: the name must end when the token drawn is BOS, whatever its value.",
+                 fix=STOP_FIX)
+        fail(f"{stopped} Every line of the sampling loop has to work for any vocabulary: draw "
+             "among the ids 0 to vocab_size - 1, stop when the token is BOS, whatever their "
+             "values.", fix=LOOP_FIX)
     got, want = _printed(theirs), _printed(ours)
     if got == want:
         return "Another names file gives its own names, drawn from its own table."

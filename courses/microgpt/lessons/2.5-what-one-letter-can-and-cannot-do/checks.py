@@ -76,6 +76,21 @@ def _samples(block_size, row_of_bos=False):
     return names
 
 
+def _table_first(code, what):
+    """Fail, without blaming the line this check is about, when probs is not train0's yet."""
+    want, probs = _model()["probs"], code.probs
+    size = len(want)
+    right = (isinstance(probs, list) and len(probs) == size
+             and all(isinstance(row, list) and len(row) == size for row in probs)
+             and all(close(probs[a][b], want[a][b], rel=1e-9)
+                     for a in range(size) for b in range(size)))
+    if not right:
+        fail(f"The {what} come from probs, and your probs is not yet the table train0 gets "
+             "from input.txt (the checks above say where it differs): with another table, "
+             f"other {what} are right. Once counts and probs pass, this check tells about your "
+             f"{what} themselves.")
+
+
 @check("the table counts every pair")
 def _(code):
     want, got = _model()["counts"], code.counts
@@ -124,6 +139,7 @@ def _(code):
 def _(code):
     model, block_size = _model(), code.block_size
     lines = STEP.findall(printed(code))
+    _table_first(code, "losses")
     if len(lines) != code.num_steps:
         fail(f"There should be {code.num_steps} lines `step ... | loss ...`, one per step, but "
              f"{len(lines)} were printed.")
@@ -157,6 +173,7 @@ def _(code):
     want = _samples(code.block_size)
     if got == want:
         return
+    _table_first(code, "names")
     if len(got) != 20:
         fail(f"There should be 20 lines `sample ...: name`, but {len(got)} were printed.")
     if all(name == "" for name in got):
@@ -185,15 +202,40 @@ def _(code):
     except Exception as error:  # noqa: BLE001 - every error of their file is told
         line = learner_line(error, code)
         at = f" on line {line}" if line is not None else ""
-        fail(f"{told} your file stopped{at} with {type(error).__name__}: {error}. Each of your "
-             f"four lines has to work for any names file: vocab_size and BOS follow the names.",
-             fix=ALL_FIX)
+        stopped = f"{told} your file stopped{at} with {type(error).__name__}: {error}."
+        if isinstance(error, ValueError) and "weights" in str(error):
+            fail(f"{stopped} random.choices was given {ours.vocab_size} weights, the row of the "
+                 "current token, and another number of ids to choose from: the ids to draw "
+                 "from are those of this vocabulary, 0 to vocab_size - 1, whatever their "
+                 "number.", fix=DRAW_FIX)
+        fail(f"{stopped} Each of your four lines has to work for any names file: vocab_size and "
+             "BOS follow the names.", fix=ALL_FIX)
     got, want = printed(theirs).splitlines(), printed(ours).splitlines()
     if got == want:
         return "Another names file gives its own table, losses and names, as train0 does."
     index = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b),
                  min(len(got), len(want)))
     mine = repr(got[index]) if index < len(got) else "nothing more"
-    fail(f"{told} train0 prints {want[index]!r} as line {index + 1}, but your file printed "
-         f"{mine}. Each of your four lines has to work for any names file: vocab_size and BOS "
-         f"follow the names.", fix=ALL_FIX)
+    seen = f"{told} train0 prints {want[index]!r} as line {index + 1}, but your file printed {mine}."
+    line = want[index] if index < len(want) else ""
+    if SAMPLE.match(line) and SAMPLE.match(line).group(2) == "":
+        fail(f"{seen} That name of train0 is empty: its very first draw, after BOS, was BOS. Your "
+             "next_token did not give that BOS back: whatever the token before, the next one is "
+             "one draw from its row, BOS included (a name can end before its first letter).",
+             fix=DRAW_FIX)
+    if SAMPLE.match(line):
+        fail(f"{seen} Your table and losses agree with train0's on this file, but not the names. "
+             "The next token is one draw among all vocab_size ids, weighted by the row of the "
+             "current token.", fix=DRAW_FIX)
+    if STEP.match(line):
+        if theirs.counts != ours.counts:
+            fail(f"{seen} Your counts differ from train0's on this file: each pair of each name "
+                 "adds 1 to its cell, whatever the vocabulary.", fix=COUNT_FIX)
+        if theirs.probs != ours.probs:
+            fail(f"{seen} Your counts agree with train0's on this file, but not your probs: "
+                 "each count is divided by the total of its own row.", fix=PROBS_FIX)
+        fail(f"{seen} Your table agrees with train0's on this file, but not the loss: each "
+             "pair's surprise is minus the log of its probability in probs, and the loss is "
+             "their mean over the pairs block_size lets in.", fix=SURPRISE_FIX)
+    fail(f"{seen} Each of your four lines has to work for any names file: vocab_size and BOS "
+         "follow the names.", fix=ALL_FIX)
