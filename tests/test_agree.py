@@ -310,3 +310,56 @@ def test_a_differential_check_can_hold_back_a_fix():
     check = _one(capped, checks)
     assert check.status == "fail" and check.fix == "Subtract the biggest."
     assert _one(SOFTMAX, checks).fix == ""
+
+
+def test_numbers_that_agree_to_six_digits_are_shown_where_they_part():
+    from linebyline.runtime.agree import differ
+
+    """Never "is 0.476886 but should be 0.476886" (issue 29: 10.5 showed two equal numbers)."""
+    told = differ([0.47688612], [0.47688641])
+    assert told == "item 0 is 0.4768861 but should be 0.4768864"
+    assert differ([2.5], [3.0]) == "item 0 is 2.5 but should be 3"
+
+
+def test_values_shared_with_the_reference_are_given_back_after_the_check():
+    """`share` lends the learner's weights to the reference for one check: the next check meets
+    the reference's own (issue 29: module 8's comparisons left the reference's weights moved)."""
+    program = '''
+weights = [1.0, 2.0]
+
+def scaled(x):
+    return [w * x for w in weights]
+'''
+    learner = program.replace("[1.0, 2.0]", "[3.0, 4.0]")
+    checks = '''
+from linebyline.runtime import Case, agrees, check, fail, reference
+
+def _cases(rng):
+    yield Case("2.0", lambda space: (2.0,))
+
+agrees("scaled", _cases, share=("weights",))
+
+@check("the reference keeps its own weights")
+def _(code):
+    if reference(code).weights != [1.0, 2.0]:
+        fail(f"the reference's weights are {reference(code).weights}")
+'''
+    result = run_checks(learner, checks, reference=program)
+    assert [c.status for c in result.checks] == ["pass", "pass"], [c.message for c in result.checks]
+
+
+def test_an_error_raised_without_text_is_named_without_an_empty_colon():
+    reference = "def half(x):\n    return x / 2\n"
+    learner = "def half(x):\n    if x > 1:\n        raise ValueError\n    return x / 2\n"
+    checks = '''
+from linebyline.runtime import Case, agrees
+
+def _cases(rng):
+    yield Case("1", lambda space: (1,))
+    yield Case("4", lambda space: (4,))
+
+agrees("half", _cases)
+'''
+    check = run_checks(learner, checks, reference=reference).checks[0]
+    assert check.status == "fail"
+    assert "raised ValueError (line 3 of your code)" in check.message, check.message

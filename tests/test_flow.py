@@ -47,3 +47,26 @@ def test_a_long_chain_does_not_recurse():
     for _ in range(50_000):
         y = y * 1.0
     assert cut_off(y, {"x": x}) == []
+
+
+def test_many_outputs_of_one_graph_are_walked_once():
+    """27 logits share one forward pass: the walk of the second reuses what the first reached."""
+    asked = []
+
+    class Counted(Value):
+        @property
+        def _children(self):
+            asked.append(1)
+            return self.__dict__["children"]
+
+        @_children.setter
+        def _children(self, children):
+            self.__dict__["children"] = children
+
+    x = Counted(1.0)
+    y = x
+    for _ in range(1_000):
+        y = Counted(y.data, (y,))
+    outputs = [Counted(y.data * k, (y,)) for k in range(300)]
+    assert cut_off(outputs, {"x": x}) == []
+    assert len(asked) == 1_001 + 300  # each node's children read once, not once per output

@@ -40,7 +40,7 @@ from .runner import (
     run_checks,
 )
 from .source import learner_traceback
-from .words import listing, mismatches, number, plural, shown
+from .words import listing, mismatches, number, numbers_apart, plural, shown
 
 __all__ = [
     "STATUSES",
@@ -74,6 +74,7 @@ __all__ = [
     "listing",
     "mismatches",
     "number",
+    "numbers_apart",
     "plural",
     "printed",
     "replacing",

@@ -29,7 +29,7 @@ from typing import Any
 from .checks import CheckFailed, calling, check, fail
 from .runner import LearnerCode, MissingName, learner_line, reference
 from .source import quoted
-from .words import number, plural, shown
+from .words import number, numbers_apart, plural, shown
 
 MAX_SNAPSHOT = 20_000  # items looked at when comparing arguments; a graph bigger is cut there
 
@@ -49,6 +49,7 @@ class Case:
 
 Cases = Callable[[random.Random], Iterable[Case]]
 Compare = Callable[[Any, Any], str]
+Call = Callable[[LearnerCode, tuple[Any, ...]], Any]
 
 
 # --- generators for the inputs lessons need most ---------------------------------------------
@@ -220,7 +221,8 @@ def differ(got: Any, want: Any, rel: float = 1e-9, abs_tol: float = 1e-12, path:
         if math.isnan(want) and math.isnan(got):
             return ""
         if not math.isclose(got, want, rel_tol=rel, abs_tol=abs_tol):
-            return f"{path or 'it'} is {number(got)} but should be {number(want)}"
+            shown_got, shown_want = numbers_apart(float(got), float(want))
+            return f"{path or 'it'} is {shown_got} but should be {shown_want}"
         return ""
     if isinstance(want, list):
         if not isinstance(got, list):
@@ -283,24 +285,44 @@ def agrees(function: str, cases: Cases, *, name: str = "",
         if by_name:
             getattr(code, function)  # a missing name fails plainly, first
         ours = reference(code)
+        # The reference borrows the learner's values for this check only: what it had is put
+        # back after, so the next check meets the reference as it was made.
+        missing = object()
+        had = {name_: ours._namespace.get(name_, missing) for name_ in share}
         for name_ in share:
             ours._namespace[name_] = getattr(code, name_)
-        tried = 0
-        for index, case in enumerate(cases(random.Random(f"{seed}:{function}"))):
-            what = (label or ("{function}({text})" if by_name else "{function} with {text}")
-                    ).format(function=function, text=case.text)
-            try:
-                _compare_case(code, ours, case, index, what, call, compare, draws)
-            except CheckFailed as failure:
-                if not fix or failure.fix or isinstance(failure, MissingName):
-                    raise
-                raise CheckFailed(failure.args[0], fix) from None
-            tried += 1
+        try:
+            tried = _compare_all(code, ours, cases, seed, function, label, by_name, call,
+                                 compare, draws, fix)
+        finally:
+            for name_, value in had.items():
+                if value is missing:
+                    ours._namespace.pop(name_, None)
+                else:
+                    ours._namespace[name_] = value
         return f"{function} agreed with ours on {plural(tried, 'input')}, each called twice."
 
 
 def _ordinal(index: int) -> str:
     return {0: "first", 1: "second", 2: "third"}.get(index, f"{index + 1}th")
+
+
+def _compare_all(code: LearnerCode, ours: Any, cases: Cases, seed: int, function: str,
+                 label: str, by_name: bool, call: Call, compare: Compare, draws: bool,
+                 fix: str) -> int:
+    """Every case compared, in order; the number tried."""
+    tried = 0
+    for index, case in enumerate(cases(random.Random(f"{seed}:{function}"))):
+        what = (label or ("{function}({text})" if by_name else "{function} with {text}")
+                ).format(function=function, text=case.text)
+        try:
+            _compare_case(code, ours, case, index, what, call, compare, draws)
+        except CheckFailed as failure:
+            if not fix or failure.fix or isinstance(failure, MissingName):
+                raise
+            raise CheckFailed(failure.args[0], fix) from None
+        tried += 1
+    return tried
 
 
 def _compare_case(code: LearnerCode, ours: LearnerCode, case: Case, index: int, what: str,
@@ -327,7 +349,7 @@ def _compare_case(code: LearnerCode, ours: LearnerCode, case: Case, index: int, 
                 raise  # an error on the very first call is an error of the code, as anywhere
             line = learner_line(error, code)
             at = f" (line {line} of your code)" if line is not None else ""
-            fail(f"`{asked}`{about} raised {type(error).__name__}: {quoted(error)}{at}, where ours "
+            fail(f"`{asked}`{about} raised {_error_text(error)}{at}, where ours "
                  f"returns {shown(plain(want))}.")
         answers.append(got)
         problem = compare(got, want)
@@ -366,3 +388,9 @@ def _unsnap(value: Any) -> Any:
     if isinstance(value, tuple) and value and value[0] == "node":
         return value[1]
     return value
+
+
+def _error_text(error: BaseException) -> str:
+    """"ValueError: its text", or "ValueError" alone for an error raised without one."""
+    text = quoted(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__

@@ -14,9 +14,10 @@ from typing import Any
 MAX_NODES = 2_000_000  # a whole forward pass of microgpt is about 60,000 nodes
 
 
-def reached(output: Any) -> set[int]:
-    """The ids of every node the output was computed from (itself included)."""
-    seen: set[int] = set()
+def reached(output: Any, seen: set[int] | None = None) -> set[int]:
+    """The ids of every node the output was computed from (itself included), added to ``seen``
+    (a walk of several outputs shares it: what one reached, the next does not walk again)."""
+    seen = set() if seen is None else seen
     stack = [output]
     while stack:
         node = stack.pop()
@@ -34,7 +35,7 @@ def cut_off(outputs: Any, leaves: Mapping[str, Any]) -> list[str]:
     from: no gradient can reach them. In the order of ``leaves``."""
     found: set[int] = set()
     for output in outputs if isinstance(outputs, (list, tuple)) else [outputs]:
-        found |= reached(output)
+        reached(output, found)
     return [name for name, leaf in leaves.items() if id(leaf) not in found]
 
 

@@ -31,6 +31,18 @@ def number(x: Any) -> str:
     return f"a {type(x).__name__}, not a number"
 
 
+def numbers_apart(got: float, want: float) -> tuple[str, str]:
+    """Two numbers that differ, each with as many digits as it takes to show it: 6 where that
+    is enough, more where they agree to 6 ("0.4768861 ... 0.4768864", never "0.476886 but
+    should be 0.476886")."""
+    a, b = number(got), number(want)
+    digits = 7
+    while a == b and digits <= 17 and isinstance(got, float) and isinstance(want, float):
+        a, b = f"{got:.{digits}g}", f"{want:.{digits}g}"
+        digits += 1
+    return a, b
+
+
 def shown(x: Any, depth: int = 0) -> str:
     """Any value, short: numbers as :func:`number`, strings quoted, long lists cut.
 
