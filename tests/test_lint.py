@@ -1,6 +1,7 @@
 """`linebyline lint` proves the real course and catches deliberately broken copies."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from linebyline.authoring.computed import compute_lesson
@@ -92,9 +93,11 @@ def test_a_mistake_that_no_check_catches(copy):
     assert "mistake 'harmless': every check passes, so no learner would be told" in done.stdout
 
 
-def test_a_mistake_that_never_ends_meets_the_learners_time_limit(copy):
+def test_a_mistake_that_never_ends_meets_the_learners_time_limit(copy, tmp_path, monkeypatch):
     """Lint runs the course's own files outside the sandbox (authoring/proving.py), under the
-    time limit a learner's check has: a mistake that loops forever is stopped and told."""
+    time limit a learner's check has: a mistake that loops forever is stopped and told. A run
+    the time limit stopped is never kept (on a busy machine a sound run can meet it too)."""
+    monkeypatch.setenv("LINEBYLINE_CACHE_DIR", str(tmp_path / "cache"))
     path = folder(copy, "7.5") / "lesson.yaml"
     replace(path, "mistakes:\n", "mistakes:\n"
             "    - name: endless\n"
@@ -106,6 +109,9 @@ def test_a_mistake_that_never_ends_meets_the_learners_time_limit(copy):
     assert done.returncode == 1
     assert "mistake 'endless': check \"the example's gradients\" says" in done.stdout
     assert "ran past the 10 s time limit" in done.stdout, done.stdout[-2000:]
+    kept = json.loads((tmp_path / "cache" / "proofs.json").read_text(encoding="utf-8"))
+    assert kept, "the runs that ended are kept"
+    assert not [run for run in kept.values() if "time limit" in json.dumps(run)]
 
 
 def test_a_starter_that_already_passes(copy):

@@ -45,7 +45,8 @@ def _start(names: str) -> None:
     from ..runtime import seal  # noqa: F401 - sealed once, before any run
 
 
-def _run(job: dict[str, Any]) -> dict[str, Any]:
+def _run(job: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """The run's result, and whether the time limit stopped it."""
     from ..runtime import seal
 
     stopped: list[str] = []
@@ -60,11 +61,12 @@ def _run(job: dict[str, Any]) -> dict[str, Any]:
     signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, DEFAULT_TIMEOUT)
     try:
-        return seal.evaluate(
+        result = seal.evaluate(
             job.pop("source"), job.pop("checks_source"),
             time_limit=f"the {DEFAULT_TIMEOUT:g} s time limit",
             memory_limit=f"the {DEFAULT_MEMORY_MB} MB memory limit",
             stop_reason=lambda: stopped[0] if stopped else None, **job)
+        return result, bool(stopped)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
@@ -141,11 +143,13 @@ class Prover:
         if known is None:
             future = self._pool.submit(_run, job)
             try:
-                known = future.result(timeout=DEFAULT_TIMEOUT + GRACE)
+                known, stopped = future.result(timeout=DEFAULT_TIMEOUT + GRACE)
             except FutureTimeout:
                 raise RuntimeError(f"{item.number}: a run did not end within "
                                    f"{DEFAULT_TIMEOUT + GRACE:g} s, although its time limit is "
                                    f"{DEFAULT_TIMEOUT:g} s") from None
+            if stopped:  # a busy machine's verdict, not the course's: never kept
+                return Result.from_dict(known)
         with self._lock:
             self._used[key] = known
         return Result.from_dict(known)
