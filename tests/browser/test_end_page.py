@@ -67,6 +67,7 @@ def test_every_lesson_passed_shows_the_learners_whole_program_and_figures(
         expect(page.locator("[data-course-complete]")).to_be_hidden()
 
 
+@pytest.mark.no_python
 def test_half_done_names_the_lessons_that_still_give_the_reference(server, page: Page, tmp_path: Path):
     first_half = [lesson.number for lesson in LESSONS[: len(LESSONS) // 2]]
     bring_progress(page, server, tmp_path, {n: done(solution(n)) for n in first_half})

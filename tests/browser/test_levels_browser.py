@@ -102,6 +102,7 @@ def test_on_my_own_from_the_course_home_to_a_passing_build(server, page: Page, c
     assert errors == []
 
 
+@pytest.mark.no_python
 def test_a_lesson_without_on_my_own_shows_no_switch(tmp_path, monkeypatch, page: Page):
     """Every lesson of the course has both levels: a course whose 7.4 lacks its texts offers
     that lesson at one level, with no switch."""
@@ -124,6 +125,7 @@ def test_a_lesson_without_on_my_own_shows_no_switch(tmp_path, monkeypatch, page:
         server.stop()
 
 
+@pytest.mark.no_python
 def test_the_choice_follows_the_learner_to_another_device(server, browser: Browser):
     from .test_accounts_browser import new_username, sign_in, sign_up
     from .test_sync_browser import synced

@@ -21,6 +21,7 @@ def number(text: str) -> float:
     return float(text.replace("−", "-"))
 
 
+@pytest.mark.no_python
 def test_graph_widget_steps_in_reverse_order_and_shows_the_mistake(server, page: Page):
     page.goto(server.url + "/lessons/7.5-backward/")
     widget = page.locator('[data-widget="graph-backward"]')
@@ -52,6 +53,7 @@ def test_graph_widget_steps_in_reverse_order_and_shows_the_mistake(server, page:
     expect(counter).to_have_text("step 1 / 6")
 
 
+@pytest.mark.no_python
 def test_local_gradient_widget_matches_nudging(server, page: Page, course):
     params = course.lesson("7.4").explore.params
     h = params["h"]
@@ -83,6 +85,7 @@ def test_local_gradient_widget_matches_nudging(server, page: Page, course):
         1 + params["x"]["step"])
 
 
+@pytest.mark.no_python
 def test_local_gradient_widget_agrees_wherever_it_says_so(server, page: Page, course):
     """At every x the slider offers, the verdict is "agree" (except on relu's kink and where log
     is undefined), and the numbers shown really agree, nudged with the h the widget shows."""
@@ -115,6 +118,7 @@ def test_local_gradient_widget_agrees_wherever_it_says_so(server, page: Page, co
             assert number(rule) == pytest.approx(nudged, rel=2e-4, abs=2e-4), (operation, x, used)
 
 
+@pytest.mark.no_python
 def test_progress_survives_a_browser_restart(server, browser: Browser, tmp_path):
     profile = tmp_path / "profile"  # one profile folder, opened by two browsers in turn
     for visit in range(2):
@@ -132,6 +136,7 @@ def test_progress_survives_a_browser_restart(server, browser: Browser, tmp_path)
         context.close()
 
 
+@pytest.mark.no_python
 def test_progress_exports_and_imports_and_refuses_bad_files(server, browser: Browser, tmp_path):
     first = browser.new_context()
     page = first.new_page()
@@ -190,6 +195,7 @@ def test_pages_pass_axe_accessibility_checks(server, browser: Browser, path, sch
     assert result == [], json.dumps(result, indent=1)
 
 
+@pytest.mark.no_python
 def test_dark_theme_follows_the_system(server, browser: Browser):
     colors = {}
     for scheme in ("light", "dark"):
@@ -212,6 +218,7 @@ def test_pages_fit_a_phone_without_sideways_scrolling(server, browser: Browser, 
     assert width <= 360
 
 
+@pytest.mark.no_python
 def test_keyboard_focus_is_visible(server, page: Page):
     page.goto(server.url + "/lessons/7.5-backward/")
     page.keyboard.press("Tab")  # the skip link
@@ -248,6 +255,7 @@ def test_without_the_interrupt_buffer_stop_replaces_python(server, browser: Brow
     context.close()
 
 
+@pytest.mark.no_python
 def test_static_files_are_fingerprinted_and_cached_for_a_long_time(server, page: Page):
     page.goto(server.url + "/lessons/7.5-backward/")
     script = page.locator("script[type=module]").first.get_attribute("src")
@@ -261,6 +269,7 @@ def test_static_files_are_fingerprinted_and_cached_for_a_long_time(server, page:
     assert "immutable" not in page_response.headers.get("cache-control", "")
 
 
+@pytest.mark.no_python
 def test_program_page_highlights_learned_started_and_not_yet(server, page: Page):
     page.goto(server.url + "/lessons/7.4-building-value/")
     form = page.locator("form[data-question]").first

@@ -78,6 +78,7 @@ def events_in(server) -> list[tuple]:
         return db.execute(EVENTS).fetchall()
 
 
+@pytest.mark.no_python
 def test_an_anonymous_learners_help_is_recorded_without_who_they_are(server, page: Page):
     page.goto(server.url + LESSON)
     before = len(events_in(server))
@@ -99,6 +100,7 @@ def test_an_anonymous_learners_help_is_recorded_without_who_they_are(server, pag
     assert {user for *_, user in rows} == {None}
 
 
+@pytest.mark.no_python
 def test_events_still_queued_are_sent_when_the_learner_leaves(server, page: Page):
     page.goto(server.url + LESSON)
     before = len(events_in(server))

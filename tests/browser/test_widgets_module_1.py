@@ -126,6 +126,7 @@ def test_token_strip_encodes_as_python_does_and_shows_each_mistake(server, page:
     expect(widget.locator("[data-detail]")).to_have_text(f"id 4 is {chars[4]!r}: chars[4] is {chars[4]!r}.")
 
 
+@pytest.mark.no_python
 def test_token_strip_vocabulary_mistakes(server, page: Page):
     chars = vocabulary()
     n = len(chars)
@@ -146,6 +147,7 @@ def test_token_strip_vocabulary_mistakes(server, page: Page):
     expect(widget.locator(f'[data-id="{n + 1}"]')).to_have_attribute("data-state", "outside")
 
 
+@pytest.mark.no_python
 @pytest.mark.parametrize("path", MODULE_1)
 def test_module_1_pages_fit_a_phone(server, browser: Browser, path):
     context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)

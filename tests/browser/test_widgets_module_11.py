@@ -41,6 +41,7 @@ def column_names(widget, index: int) -> list[str]:
     return widget.locator(".ns-column").nth(index).locator(".ns-text").all_inner_texts()
 
 
+@pytest.mark.no_python
 def test_fresh_caches_show_microgpts_own_names_and_the_toggle_shows_both_slips(server, page: Page):
     page.goto(server.url + lesson("11.1"))
     page.wait_for_selector("[data-widget][data-mounted]")
@@ -127,6 +128,7 @@ def test_11_2_draws_the_columns_from_the_learners_own_weights(server, page: Page
     assert [column_names(widget, i) for i in range(4)] == course
 
 
+@pytest.mark.no_python
 def test_endings_are_told_by_length_and_without_bos_every_name_runs_to_the_limit(server, page: Page):
     page.goto(server.url + lesson("11.3"))
     page.wait_for_selector("[data-widget][data-mounted]")
@@ -140,6 +142,7 @@ def test_endings_are_told_by_length_and_without_bos_every_name_runs_to_the_limit
     assert texts and all(len(text) == 16 for text in texts)
 
 
+@pytest.mark.no_python
 def test_each_name_is_tagged_by_where_it_comes_from(server, page: Page):
     docs = docs_in_microgpts_order()
     read, data = set(docs[:1000]), set(docs)
@@ -154,6 +157,7 @@ def test_each_name_is_tagged_by_where_it_comes_from(server, page: Page):
             assert name.get_attribute("data-tag") == want, text
 
 
+@pytest.mark.no_python
 def test_name_samples_passes_axe_and_fits_a_phone(server, page: Page):
     busy_widget_passes_axe_and_fits_a_phone(
         page, server.url + lesson("11.1"),

@@ -56,6 +56,7 @@ def nudged(name: str, values: dict[str, float], h: float = 1e-6) -> float:
     return (out(up) - out(down)) / (2 * h)
 
 
+@pytest.mark.no_python
 def test_value_graph_shows_each_local_grad_and_both_slopes(server, page: Page):
     page.goto(server.url + VALUE_GRAPH)
     widget = page.locator('[data-widget="value-graph"]')
@@ -87,6 +88,7 @@ def test_value_graph_shows_each_local_grad_and_both_slopes(server, page: Page):
     expect(widget.locator(".vg-cut")).to_have_count(1)
 
 
+@pytest.mark.no_python
 def test_value_graph_explains_what_it_cannot_draw(server, page: Page):
     page.goto(server.url + VALUE_GRAPH)
     widget = page.locator('[data-widget="value-graph"]')
@@ -217,6 +219,7 @@ def test_step_race_times_both_scripts_in_the_page_and_their_losses_match(
     assert float(verdict.get_attribute("data-ratio")) == pytest.approx(slow / fast)
 
 
+@pytest.mark.no_python
 @pytest.mark.parametrize("path, toggle", [(VALUE_GRAPH, ".vg-toggle input"),
                                           (SCRIPT_DIFF, ".sd-toggle input"),
                                           (STEP_RACE, ".sr-toggle input")])

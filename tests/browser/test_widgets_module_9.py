@@ -87,6 +87,7 @@ def number(locator) -> float:
 
 # --- head-slices (9.1) ------------------------------------------------------------------------
 
+@pytest.mark.no_python
 def test_head_slices_cuts_q_and_works_out_each_head(server, page: Page):
     page.goto(server.url + "/lessons/9.1-heads-and-slices/")
     widget = page.locator('[data-widget="head-slices"]')
@@ -223,6 +224,7 @@ def counts(vocab, n_embd, block, layers):
     return {name: rows * cols for name, (rows, cols) in shapes.items()}
 
 
+@pytest.mark.no_python
 def test_model_size_counts_every_matrix_for_any_sizes(server, page: Page):
     page.goto(server.url + "/lessons/9.5-counting-4192/")
     widget = page.locator('[data-widget="model-size"]')
@@ -271,6 +273,7 @@ def _mistake_on(page: Page) -> None:
         boxes.last.check()
 
 
+@pytest.mark.no_python
 @pytest.mark.parametrize("path", LESSON_PAGES)
 def test_module_9_widgets_pass_axe_and_fit_a_phone(server, page: Page, path):
     busy_widget_passes_axe_and_fits_a_phone(page, server.url + path, _mistake_on)
