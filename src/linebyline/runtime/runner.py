@@ -725,15 +725,18 @@ def run_checks(
     limits: Limits | None = None,
     reference: str | None = None,
     library: Mapping[str, str] | None = None,
+    until_first_failure: bool = False,
 ) -> Result:
-    """Run ``checks_source``'s checks on ``source`` (on a private instance, see seal.py)."""
+    """Run ``checks_source``'s checks on ``source`` (on a private instance, see seal.py); with
+    ``until_first_failure``, only up to the first that does not pass."""
     from . import seal
 
     limits = limits or Limits()
     return Result.from_dict(seal.evaluate(
         source, checks_source, lesson=lesson, starter=starter, filename=filename,
         checks_filename=checks_filename, time_limit=limits.time, memory_limit=limits.memory,
-        stop_reason=limits.stopped, reference=reference, library=library))
+        stop_reason=limits.stopped, reference=reference, library=library,
+        until_first_failure=until_first_failure))
 
 
 # --- JSON out, written here so that nothing the learner's code can patch (the json module,
