@@ -194,7 +194,6 @@ def test_a_traceback_points_into_the_editor(server, page: Page):
     assert int(active) == line
 
 
-@pytest.mark.no_python
 def test_stuck_ladder_hints_then_codealong_then_solution(server, page: Page, course):
     exercise = course.lesson("7.5").exercise
     page.goto(server.url + LESSON)

@@ -147,7 +147,6 @@ def test_token_strip_vocabulary_mistakes(server, page: Page):
     expect(widget.locator(f'[data-id="{n + 1}"]')).to_have_attribute("data-state", "outside")
 
 
-@pytest.mark.no_python
 @pytest.mark.parametrize("path", MODULE_1)
 def test_module_1_pages_fit_a_phone(server, browser: Browser, path):
     context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
