@@ -2,7 +2,7 @@
 through .data" mistake class), found in their graph alone."""
 from __future__ import annotations
 
-from linebyline.runtime import cut_message, cut_off, matrix_leaves
+from linebyline.runtime import cut_counts, cut_message, cut_off, cut_words, matrix_leaves
 
 
 class Value:
@@ -70,3 +70,36 @@ def test_many_outputs_of_one_graph_are_walked_once():
     outputs = [Counted(y.data * k, (y,)) for k in range(300)]
     assert cut_off(outputs, {"x": x}) == []
     assert len(asked) == 1_001 + 300  # each node's children read once, not once per output
+
+
+def _two_matrices():
+    """wq read through its plain numbers (cut), wo read as Values (intact), over two outputs."""
+    wq = [[Value(0.5), Value(-1.0)], [Value(2.0), Value(0.25)]]
+    wo = [[Value(1.5), Value(0.5)], [Value(-0.5), Value(1.0)]]
+    x = [Value(1.0), Value(2.0)]
+    q = [Value(sum(w.data * xi.data for w, xi in zip(row, x))) for row in wq]  # the .data mistake
+    outputs = [sum(w * qi for w, qi in zip(row, q)) for row in wo]
+    return wq, wo, outputs
+
+
+def test_cut_counts_counts_a_cut_matrix_and_leaves_an_intact_one_out():
+    wq, wo, outputs = _two_matrices()
+    assert cut_counts(outputs, {"wq": wq, "wo": wo}) == {"wq": (4, 4)}
+    assert cut_counts(outputs[0], {"wo": wo}) == {"wo": (2, 4)}  # one output reads one row of wo
+    assert cut_counts(outputs, {"wo": wo}) == {}
+
+
+def test_cut_counts_counts_only_the_rows_asked_for():
+    wq, wo, outputs = _two_matrices()
+    assert cut_counts(outputs, {"wo": wo, "wq": wq}, rows={"wq": [1]}) == {"wq": (2, 2)}
+    assert cut_counts(outputs[0], {"wo": wo}, rows={"wo": range(1)}) == {}  # row 0 is reached
+    assert list(cut_counts(outputs[0], {"wq": wq, "wo": wo})) == ["wq", "wo"]  # in the given order
+
+
+def test_cut_words_says_all_or_how_many_of_each_matrix():
+    assert cut_words({"attn_wq": (256, 256)}) == "all 256 numbers of attn_wq"
+    assert cut_words({"attn_wq": (256, 256), "wpe": (3, 16)}) == (
+        "all 256 numbers of attn_wq and 3 of the 16 numbers of wpe")
+    assert cut_words({"a": (1, 2), "b": (2, 2), "c": (5, 9)}) == (
+        "1 of the 2 numbers of a, all 2 numbers of b and 5 of the 9 numbers of c")
+    assert cut_words({}) == ""

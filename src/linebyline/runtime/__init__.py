@@ -20,7 +20,7 @@ before the learner's code runs (see seal.py), so the learner's file cannot patch
 from . import seal  # noqa: F401 - first: it takes its copies before anything else can change them
 from .agree import Case, agrees, differ, number_lists, plain, value_graphs, words
 from .checks import CheckFailed, calling, check, fail, gather
-from .flow import cut_message, cut_off, matrix_leaves
+from .flow import cut_counts, cut_message, cut_off, cut_words, matrix_leaves
 from .numeric import close, nudge_grads, slope
 from .own import require_own
 from .program import RunOutcome, run_program
@@ -47,8 +47,10 @@ __all__ = [
     "Case",
     "agrees",
     "crashed",
+    "cut_counts",
     "cut_message",
     "cut_off",
+    "cut_words",
     "matrix_leaves",
     "differ",
     "learner_line",

@@ -4,12 +4,15 @@ the graph is cut there: backward() can never reach the weights before the cut.
 
 ``cut_off`` answers from the graph alone, by following ``_children`` from the output, so it needs
 no backward() of the learner's and no gradient values: what the graph does not link, no correct
-backward could fill in.
+backward could fill in. ``cut_counts`` asks the same of whole weight matrices and counts what is
+cut per matrix; ``cut_words`` says those counts in a sentence.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from .words import listing
 
 MAX_NODES = 2_000_000  # a whole forward pass of microgpt is about 60,000 nodes
 
@@ -30,13 +33,44 @@ def reached(output: Any, seen: set[int] | None = None) -> set[int]:
     return seen
 
 
-def cut_off(outputs: Any, leaves: Mapping[str, Any]) -> list[str]:
-    """The names of ``leaves`` that none of ``outputs`` (one node, or a list of them) is computed
-    from: no gradient can reach them. In the order of ``leaves``."""
+def _reached_all(outputs: Any) -> set[int]:
+    """What ``outputs`` (one node, or a list of them) reach, walked with one shared seen-set."""
     found: set[int] = set()
     for output in outputs if isinstance(outputs, (list, tuple)) else [outputs]:
         reached(output, found)
+    return found
+
+
+def cut_off(outputs: Any, leaves: Mapping[str, Any]) -> list[str]:
+    """The names of ``leaves`` that none of ``outputs`` (one node, or a list of them) is computed
+    from: no gradient can reach them. In the order of ``leaves``."""
+    found = _reached_all(outputs)
     return [name for name, leaf in leaves.items() if id(leaf) not in found]
+
+
+def cut_counts(outputs: Any, matrices: Mapping[str, Sequence[Sequence[Any]]],
+               rows: Mapping[str, Iterable[int]] | None = None) -> dict[str, tuple[int, int]]:
+    """``{"attn_wq": (256, 256), "wpe": (3, 16)}``: for each matrix of ``matrices`` that
+    ``outputs`` (one node, or a list of them) are not computed from in full, how many of its
+    entries are cut off, and how many were counted. ``rows`` counts only some rows of a matrix
+    (``{"wpe": range(5)}``: the positions a name reads); a matrix not in it counts every row.
+    Matrices with nothing cut are left out; the rest keep the order of ``matrices``."""
+    found = _reached_all(outputs)
+    counts: dict[str, tuple[int, int]] = {}
+    for name, matrix in matrices.items():
+        counted = [value for i in (rows or {}).get(name, range(len(matrix))) for value in matrix[i]]
+        cut = sum(id(value) not in found for value in counted)
+        if cut:
+            counts[name] = (cut, len(counted))
+    return counts
+
+
+def cut_words(counts: Mapping[str, tuple[int, int]]) -> str:
+    """``cut_counts``'s answer in words: "all 256 numbers of attn_wq and 3 of the 16 numbers of
+    wpe" ("" when nothing is cut)."""
+    return listing(f"all {total} numbers of {name}" if cut == total
+                   else f"{cut} of the {total} numbers of {name}"
+                   for name, (cut, total) in counts.items())
 
 
 def matrix_leaves(name: str, matrix: Iterable[Iterable[Any]]) -> dict[str, Any]:

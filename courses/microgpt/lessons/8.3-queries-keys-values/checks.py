@@ -15,7 +15,9 @@ from linebyline.runtime import (
     calling,
     check,
     close,
+    cut_counts,
     cut_off,
+    cut_words,
     fail,
     number,
     reference,
@@ -157,7 +159,7 @@ def _(code):
                  f"weights['attn_wq'].")
         got = _data(vector)
         if _same(got, expect[name]):
-            if cut_off(_Root(list(vector)), {i: xi for i, xi in enumerate(x)}):
+            if cut_off(list(vector), {i: xi for i, xi in enumerate(x)}):
                 fail(f"{where}, {role} has the right numbers, those of x through "
                      f"weights[{name!r}], but it is not computed from x's Values: between x and "
                      f"{role}, plain numbers (`.data`) were used, or new Values made from them, "
@@ -219,6 +221,9 @@ class _Width:
 OTHER_WIDTH = 8
 
 
+_READ = ("wte", "wpe", "attn_wq", "attn_wk", "attn_wv", "attn_wo", "lm_head")  # what gpt() reads
+
+
 def _graph_gaps(code, word):
     """gpt()'s logits at every position of BOS + word (fresh cache), and the entries of the
     weights they read that are not in their graph, counted per matrix: {name: (cut, total)}."""
@@ -229,27 +234,11 @@ def _graph_gaps(code, word):
             logits.extend(code.gpt(token, pos, keys, values))
     weights = code.weights
     rows = {"wte": sorted(set(tokens)), "wpe": range(len(tokens))}
-    leaves = {}
-    for name in ("wte", "wpe", "attn_wq", "attn_wk", "attn_wv", "attn_wo", "lm_head"):
-        for i in rows.get(name, range(len(weights[name]))):
-            leaves.update({f"{name}[{i}][{j}]": v for j, v in enumerate(weights[name][i])})
-    cut = set(cut_off(_Root(logits), leaves))
-    gaps = {}
-    for leaf in leaves:
-        name = leaf.split("[")[0]
-        count, total = gaps.get(name, (0, 0))
-        gaps[name] = (count + (leaf in cut), total + 1)
+    gaps = cut_counts(logits, {name: weights[name] for name in _READ}, rows)
     letters = ["BOS" if t == code.BOS else repr(code.chars[t]) for t in rows["wte"]]
     label = {"wte": f"wte's rows for {', '.join(letters[:-1])} and {letters[-1]}",
              "wpe": f"wpe's rows for positions 0 to {len(tokens) - 1}"}
-    return {label.get(name, name): counts for name, counts in gaps.items() if counts[0]}
-
-
-class _Root:
-    """One node whose children are all the logits: the graph is walked once, not per logit."""
-
-    def __init__(self, children):
-        self._children = children
+    return {label.get(name, name): counts for name, counts in gaps.items()}
 
 
 _WHY = [
@@ -277,9 +266,6 @@ _WHY = [
 
 
 def _gap_message(word, gaps):
-    parts = [f"all {total} numbers of {name}" if cut == total else f"{cut} of the {total} numbers "
-             f"of {name}" for name, (cut, total) in gaps.items()]
-    listed = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
     names = {name.split("'")[0] for name in gaps}
     why = next((text for group, text in _WHY if names == group), None)
     if why is None and "lm_head" in names:
@@ -291,8 +277,8 @@ def _gap_message(word, gaps):
     why = why or ("Somewhere between these weights and the logits, a Value's plain number "
                   "(`.data`) was used to compute with, where the Value itself must flow.")
     return (f"gpt()'s logits for {word!r} (at all {len(word) + 1} positions) are computed from "
-            f"the weights, but {listed} are not in their graph: backward() from the loss can "
-            f"never reach them, so training would never change them. {why}")
+            f"the weights, but {cut_words(gaps)} are not in their graph: backward() from the "
+            f"loss can never reach them, so training would never change them. {why}")
 
 
 @check("a gradient reaches every weight gpt() reads")

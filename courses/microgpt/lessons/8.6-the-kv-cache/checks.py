@@ -16,7 +16,8 @@ from linebyline.runtime import (
     calling,
     check,
     close,
-    cut_off,
+    cut_counts,
+    cut_words,
     fail,
     number,
     reference,
@@ -253,6 +254,9 @@ def _loss(space, args):
 agrees("name_loss", _word_cases, call=_loss, name="name_loss() on new names, twice each")
 
 
+_READ = ("wte", "wpe", "attn_wq", "attn_wk", "attn_wv", "attn_wo", "lm_head")  # what gpt() reads
+
+
 def _graph_gaps(code, word):
     """gpt()'s logits at every position of BOS + word (fresh cache), and the entries of the
     weights they read that are not in their graph, counted per matrix: {name: (cut, total)}."""
@@ -263,27 +267,11 @@ def _graph_gaps(code, word):
             logits.extend(code.gpt(token, pos, keys, values))
     weights = code.weights
     rows = {"wte": sorted(set(tokens)), "wpe": range(len(tokens))}
-    leaves = {}
-    for name in ("wte", "wpe", "attn_wq", "attn_wk", "attn_wv", "attn_wo", "lm_head"):
-        for i in rows.get(name, range(len(weights[name]))):
-            leaves.update({f"{name}[{i}][{j}]": v for j, v in enumerate(weights[name][i])})
-    cut = set(cut_off(_Root(logits), leaves))
-    gaps = {}
-    for leaf in leaves:
-        name = leaf.split("[")[0]
-        count, total = gaps.get(name, (0, 0))
-        gaps[name] = (count + (leaf in cut), total + 1)
+    gaps = cut_counts(logits, {name: weights[name] for name in _READ}, rows)
     letters = ["BOS" if t == code.BOS else repr(code.chars[t]) for t in rows["wte"]]
     label = {"wte": f"wte's rows for {', '.join(letters[:-1])} and {letters[-1]}",
              "wpe": f"wpe's rows for positions 0 to {len(tokens) - 1}"}
-    return {label.get(name, name): counts for name, counts in gaps.items() if counts[0]}
-
-
-class _Root:
-    """One node whose children are all the logits: the graph is walked once, not per logit."""
-
-    def __init__(self, children):
-        self._children = children
+    return {label.get(name, name): counts for name, counts in gaps.items()}
 
 
 _WHY = [
@@ -311,9 +299,6 @@ _WHY = [
 
 
 def _gap_message(word, gaps):
-    parts = [f"all {total} numbers of {name}" if cut == total else f"{cut} of the {total} numbers "
-             f"of {name}" for name, (cut, total) in gaps.items()]
-    listed = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
     names = {name.split("'")[0] for name in gaps}
     why = next((text for group, text in _WHY if names == group), None)
     if why is None and "lm_head" in names:
@@ -325,8 +310,8 @@ def _gap_message(word, gaps):
     why = why or ("Somewhere between these weights and the logits, a Value's plain number "
                   "(`.data`) was used to compute with, where the Value itself must flow.")
     return (f"gpt()'s logits for {word!r} (at all {len(word) + 1} positions) are computed from "
-            f"the weights, but {listed} are not in their graph: backward() from the loss can "
-            f"never reach them, so training would never change them. {why}")
+            f"the weights, but {cut_words(gaps)} are not in their graph: backward() from the "
+            f"loss can never reach them, so training would never change them. {why}")
 
 
 @check("a gradient reaches every weight gpt() reads")
