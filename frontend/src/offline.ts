@@ -252,6 +252,7 @@ function explainOfflinePage(): void {
   if (what && found) what.textContent = `${found[1]} This page opens once you are back online.`;
   page.querySelector("[data-action='retry']")?.addEventListener("click", () => location.reload());
   window.addEventListener("online", () => void reopenIfServerAnswers());
+  page.dataset.listening = ""; // from here on, the network coming back reopens the page
 }
 
 /** Browsers say "online" when a network comes up, not when the server can be reached (and

@@ -130,6 +130,8 @@ def test_a_signed_in_learner_works_offline_and_the_work_reaches_the_account(
     go_offline(context, page)
     page.goto(server.url + "/accounts/")
     expect(page.locator("h1")).to_have_text("You are offline")
+    # The heading is there before the page's script: wait until it listens for the network.
+    expect(page.locator("[data-offline-page][data-listening]")).to_be_attached()
     context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     # (It asks the server first, then reloads: a page load, slower on a busy machine.)
