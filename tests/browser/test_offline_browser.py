@@ -97,6 +97,7 @@ def test_a_signed_in_learner_works_offline_and_the_work_reaches_the_account(
 
     page.goto(server.url + "/accounts/")  # needs the server: says so, not the browser's error
     expect(page.locator("h1")).to_have_text("You are offline")
+    expect(page.locator("[data-offline-page][data-listening]")).to_be_attached()
     # Browsers say "online" when a network comes up (Chromium now and then for nothing): while
     # the server cannot be reached the page stays as it is.
     # (The page asks the server with a HEAD request first: once that has failed, it has decided.)
