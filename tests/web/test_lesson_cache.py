@@ -1,4 +1,4 @@
-"""Lesson pages: rendered once per course version, answered with ETag / 304, never personal."""
+"""Lesson pages: rendered once per course version and sent as files, with ETag / 304, never personal."""
 from __future__ import annotations
 
 import gzip
@@ -142,3 +142,51 @@ def test_a_cookie_the_browser_has_is_kept_and_a_signed_in_learner_gets_the_same_
     signed_in = Client()
     assert signed_in.login(username="ada", password="a long enough password 1")
     assert signed_in.get(LESSON).content == first.content
+
+
+def test_a_returning_visitor_gets_the_page_from_its_file_not_from_its_view(client, monkeypatch):
+    """The first visit goes through the view (which sets the CSRF cookie the page's scripts send
+    back) and writes the page to a file; with the cookie, the page then comes from that file as
+    WhiteNoise sends a static file, with the view's bytes, ETag and headers."""
+    first = client.get(LESSON, HTTP_ACCEPT_ENCODING="gzip")
+    assert first.cookies["csrftoken"].value and "Last-Modified" not in first
+
+    def no_view(*args, **kwargs):
+        raise AssertionError("the view answered a page that has its file")
+
+    monkeypatch.setattr("linebyline.web.rendered.respond", no_view)
+    again = client.get(LESSON, HTTP_ACCEPT_ENCODING="gzip")
+    assert again.status_code == 200 and "Last-Modified" in again  # WhiteNoise's answer
+    assert again.content == first.content and again["Content-Encoding"] == "gzip"
+    for header in ("ETag", "Cache-Control", "X-Frame-Options", "Content-Security-Policy"):
+        assert again[header] == first[header], header
+    assert {"Cookie", "Accept-Encoding"} <= {v.strip() for v in again["Vary"].split(",")}
+    assert not hasattr(again.wsgi_request, "session")
+    plain = client.get(LESSON)
+    assert gzip.decompress(first.content) == plain.content and "Content-Encoding" not in plain
+    assert client.get(LESSON, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    assert client.head(LESSON).status_code == 200
+    assert client.get(LESSON, HTTP_HOST="bad.example").status_code == 400  # ALLOWED_HOSTS holds
+
+    # Without a cookie the framework keeps, the view answers again (and sets a new one).
+    monkeypatch.undo()
+    client.cookies["csrftoken"] = "not a token"
+    fixed = client.get(LESSON)
+    assert fixed.status_code == 200 and fixed.cookies["csrftoken"].value != "not a token"
+
+
+def test_a_changed_course_is_written_to_new_files(copy, client):
+    with override_settings(COURSE_DIR=str(copy)):
+        client.get(LESSON)
+        first = client.get(LESSON)  # from its file
+        assert "Last-Modified" in first
+        lead = next(copy.glob("lessons/7.5-*/lesson.yaml"))
+        lead.write_text(lead.read_text().replace("One method turns", "One short method turns", 1))
+        current.RECHECK_SECONDS, was = 0, current.RECHECK_SECONDS
+        try:
+            changed = client.get(LESSON, HTTP_IF_NONE_MATCH=first["ETag"])
+            again = client.get(LESSON)
+        finally:
+            current.RECHECK_SECONDS = was
+    assert changed.status_code == 200 and b"One short method turns" in changed.content
+    assert "Last-Modified" in again and again.content == changed.content

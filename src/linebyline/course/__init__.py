@@ -30,12 +30,16 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+# Resolved once: the web app asks for the course's folder on every page it serves.
+_REPOSITORY_COURSES = Path(__file__).resolve().parents[3] / "courses"
+
+
 def courses_root() -> Path:
     """The folder of courses: $LINEBYLINE_COURSES, else the repository's courses/ folder."""
     configured = os.environ.get("LINEBYLINE_COURSES")
     if configured:
         return Path(configured)
-    return Path(__file__).resolve().parents[3] / "courses"
+    return _REPOSITORY_COURSES
 
 
 def default_course_path() -> Path:
