@@ -44,7 +44,8 @@ docs: $(PY_STAMP)
 
 # Install (Chromium and PostgreSQL too, via apt-get), build, then run the linters, the strict
 # documentation build (a broken link fails it; the site lands in .venv, not the repo), the type
-# checker, the course lint and every test; the database tests run again on PostgreSQL.
+# checker, the course lint and every test; the web tests run again on PostgreSQL (all but those
+# marked same_on_every_database, which make no query: tests/web/conftest.py holds them to it).
 # Tests run in parallel, one worker per core (pytest-xdist); TEST_WORKERS=0 runs them in one.
 TEST_WORKERS ?= auto
 PG_URL ?= postgres://linebyline:linebyline@127.0.0.1:5432/linebyline
@@ -56,4 +57,5 @@ test: build system-deps
 	cd frontend && npx depcruise src --config .dependency-cruiser.cjs
 	$(BIN)/linebyline lint --strict --require-full-coverage
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal --durations=15
-	LINEBYLINE_DATABASE_URL=$(PG_URL) $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal tests/web
+	LINEBYLINE_DATABASE_URL=$(PG_URL) $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal tests/web \
+		-m "not same_on_every_database"

@@ -16,3 +16,20 @@ def rate_limit_windows_stay_put(monkeypatch: pytest.MonkeyPatch) -> None:
     cache it counts in are real; only the clock that picks the window stands still."""
     now = time.time()
     monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    """A test marked `same_on_every_database` runs on SQLite only (make test's PostgreSQL run
+    leaves it out): it must then make no query at all, or the mark would be a lie."""
+    if not item.get_closest_marker("same_on_every_database"):
+        return (yield)
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        outcome = yield
+    assert not queries.captured_queries, (
+        f"marked same_on_every_database, yet it queried the database: "
+        f"{queries.captured_queries[0]['sql'][:200]}")
+    return outcome

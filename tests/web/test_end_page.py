@@ -11,6 +11,10 @@ from django.core.cache import cache
 from linebyline.authoring.lesson_standard import learner_lines
 from linebyline.web.pages import lesson_url
 
+# Pages, the service worker and the course as data: no query (make test's PostgreSQL run
+# leaves them out; tests/web/conftest.py holds the mark to that).
+pytestmark = pytest.mark.same_on_every_database
+
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limits(db):

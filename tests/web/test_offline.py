@@ -16,6 +16,10 @@ from linebyline.web.pages import current
 
 from ..conftest import replace
 
+# Pages, the service worker and the course as data: no query (make test's PostgreSQL run
+# leaves them out; tests/web/conftest.py holds the mark to that).
+pytestmark = pytest.mark.same_on_every_database
+
 STATIC = Path(offline.__file__).parent / "static"
 
 
