@@ -466,6 +466,20 @@ def test_the_grid_and_the_attempts_download_as_csv(people, activity):
     assert signed_in(people["ada"]).get(f"/teach/classes/{activity.pk}/grid.csv").status_code == 404
 
 
+def test_a_teachers_pages_and_files_are_never_kept_in_the_browsers_cache(people, activity):
+    teacher, staff = signed_in(people["teacher"]), signed_in(people["staff"])
+    base = f"/teach/classes/{activity.pk}/"
+    for who, url in [(teacher, url) for url in (
+            "/teach/", base, base + "lessons/7.5/", base + f"learners/{people['ada'].pk}/",
+            base + "grid.csv", base + "attempts.csv", base + "settings/")] + [
+            (staff, "/teach/everyone/"), (staff, "/teach/everyone/lessons/7.5/"),
+            (staff, "/teach/invites/")]:
+        response = who.get(url)
+        assert response.status_code == 200, url
+        told = {part.strip() for part in response["Cache-Control"].split(",")}
+        assert {"private", "no-store"} <= told, (url, told)
+
+
 def test_who_may_see_what(people, activity):
     other = User.objects.create_user("otto", password="x")
     other.user_permissions.add(Permission.objects.get(codename="add_classroom"))

@@ -1,4 +1,5 @@
 from django.urls import path, re_path
+from django.views.decorators.cache import never_cache
 
 from . import events, invites, manage, membership, views
 
@@ -31,3 +32,9 @@ urlpatterns = [
     path("classes/join/", membership.join_class, name="join-class"),
     path("classes/<int:pk>/leave/", membership.leave_class, name="leave-class"),
 ]
+
+# A teacher's pages and files show learners' names, code and messages: on a shared computer they
+# must not stay in the browser's HTTP cache (Cache-Control: private, no-store, and the rest).
+for pattern in urlpatterns:
+    if str(pattern.pattern).lstrip("^").startswith("teach/"):
+        pattern.callback = never_cache(pattern.callback)
