@@ -480,6 +480,16 @@ def test_a_teachers_pages_and_files_are_never_kept_in_the_browsers_cache(people,
         assert {"private", "no-store"} <= told, (url, told)
 
 
+def test_a_teachers_pages_do_not_start_keeping_the_course_offline(people, activity):
+    """The page's script starts the offline download only where the body names the service
+    worker (offline.ts): every course page does, no teacher's page does."""
+    teacher = signed_in(people["teacher"])
+    for url in ("/teach/", f"/teach/classes/{activity.pk}/", f"/teach/classes/{activity.pk}/lessons/7.5/"):
+        assert "data-service-worker" not in teacher.get(url).content.decode(), url
+    for url in ("/", "/lessons/7.5-backward/", "/modules/7/review/", "/accounts/"):
+        assert 'data-service-worker="/sw.js"' in teacher.get(url).content.decode(), url
+
+
 def test_who_may_see_what(people, activity):
     other = User.objects.create_user("otto", password="x")
     other.user_permissions.add(Permission.objects.get(codename="add_classroom"))
