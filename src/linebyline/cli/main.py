@@ -1039,7 +1039,7 @@ def _add_program_commands(commands) -> None:
     train = commands.add_parser(
         "train", help="run the reference program, or your own, with a progress bar",
         description="Run the course's reference program (or one module's script), showing a "
-        "progress bar and the loss of every step, then the names it samples. With --mine and "
+        "progress bar and the loss of every step, then the names it samples. With "
         "--mine, run your own version of the script (what `linebyline assemble` builds from "
         "your passing code), with the reference run beside it (cached after its first run), and "
         "say how the two compare: the same to the last digit, apart only by rounding, or where "

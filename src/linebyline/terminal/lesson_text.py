@@ -132,7 +132,10 @@ def solution(course: Course, lesson: Lesson, screen: Screen, yes: bool) -> int |
             revealed.append(lesson.number)
         notes["solutions"] = revealed
     record_event(local, lesson.number, {"kind": "solution"})
-    screen.line(f"The solution of {lesson.kind} {lesson.number} ({lesson.exercise.filename}):",
-                "title")
+    header = f"The solution of {lesson.kind} {lesson.number} ({lesson.exercise.filename}):"
+    if screen.rich:
+        screen.line(header, "title")
+    else:  # into a file or a pipe: the code alone, so that `solution --yes > f` is Python
+        print(header, file=sys.stderr)
     screen.code(lesson.exercise.solution)
     return 0
