@@ -284,3 +284,12 @@ def test_a_check_never_waits_on_a_server_that_does_not_answer(tmp_path, course):
         assert done.returncode == 0 and "in the background" in done.stdout
         assert LocalProgress("microgpt").lesson("7.5")["status"] == "done"
         assert "not all of it is in the account yet" in run_cli("progress").stdout
+
+
+def test_progress_into_a_pipe_is_lines_not_a_redrawn_bar():
+    """A log of `train` (stderr a pipe) holds lines, never a bar's carriage returns."""
+    done = run_cli("train", "--steps", "3", timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "\r" not in done.stderr and "\r" not in done.stdout
+    assert "microgpt.py: 3/3 steps" in done.stderr.splitlines()
+    assert "step    3 / 3 | loss" in done.stdout

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..course import Course, CourseErrors, Lesson, Recall, courses_root, default_course_path
@@ -19,10 +19,9 @@ from ..runtime.words import plural
 from ..sandbox import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
 from ..terminal.usage import UsageError
 from . import teacher as teacher_cli
+from .progress import progress
 
 if TYPE_CHECKING:  # each command imports what it needs, when it runs: `check` must start fast
-    from tqdm import tqdm
-
     from ..mine.assemble import Assembler, Assembly
     from ..runtime import Result
 
@@ -382,8 +381,6 @@ def _start_blank_page(args: argparse.Namespace, course: Course) -> int:
 
 
 def _check_blank_page(args: argparse.Namespace, course: Course) -> int:
-    from tqdm import tqdm
-
     from ..mine.terminal import MineError, judge_blank_page
 
     path = Path(args.file) if args.file else _blank_page_file(course)
@@ -393,7 +390,7 @@ def _check_blank_page(args: argparse.Namespace, course: Course) -> int:
         raise UsageError(f"{path}: no such file. `linebyline start "
                          f"{Path(course.program_name).stem}` writes an empty one, or name yours")
     print(f"Running the first 30 steps of {path} (Ctrl-C stops it)…", file=sys.stderr)
-    with tqdm(total=30, unit="step", file=sys.stderr, leave=False) as bar:
+    with progress(30, every_s=0, leave=False) as bar:
         try:
             from ..course.dataset import names_file
 
@@ -593,11 +590,9 @@ class StepPrinter:
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.bar: tqdm | None = None
+        self.bar: Any = None  # the progress, once the first step is printed
 
     def __call__(self, line: str) -> None:
-        from tqdm import tqdm
-
         from ..mine.scripts import parse_step
 
         step = parse_step(line)
@@ -605,7 +600,7 @@ class StepPrinter:
             (self.bar.write if self.bar else print)(line)
             return
         if self.bar is None:
-            self.bar = tqdm(total=step.total, unit="step", desc=self.name, file=sys.stderr)
+            self.bar = progress(step.total, self.name)
         self.bar.update(step.number - self.bar.n)
         self.bar.set_postfix(loss=step.loss)
         self.bar.write(f"step {step.number:4d} / {step.total} | loss {step.loss}")
@@ -675,12 +670,10 @@ def _train_mine(args: argparse.Namespace, course: Course) -> int:
     except BaseException:
         reference.stop()
         raise
-    from tqdm import tqdm
-
     bar = None
     for done in reference.wait():
         if bar is None:
-            bar = tqdm(total=len(mine.losses), unit="step", desc="the reference", file=sys.stderr)
+            bar = progress(len(mine.losses), "the reference")
         bar.update(done - bar.n)
     if bar is not None:
         bar.close()
