@@ -290,3 +290,17 @@ def test_a_file_writing_a_gigabyte_costs_the_cli_no_memory_and_what_is_kept_is_s
     assert result["stdout"].rstrip().endswith(
         f"[output cut: your code wrote {1 << 30:,} bytes straight to the terminal; the first "
         f"{64 * 1024:,} are shown]")
+
+
+@pytest.mark.parametrize(("typed", "meant"), [(["chek", "7.5"], "linebyline check"),
+                                              (["lesons"], "linebyline lessons"),
+                                              (["teacher", "ad", "x"], "linebyline teacher add")])
+def test_a_mistyped_command_is_told_the_one_it_is_likely_to_mean(typed, meant):
+    done = run_cli(*typed)
+    assert done.returncode == 2 and f"did you mean `{meant}`?" in done.stderr
+
+
+def test_a_command_like_no_other_gets_no_guess():
+    done = run_cli("zzz")
+    assert done.returncode == 2 and "invalid choice: 'zzz'" in done.stderr
+    assert "did you mean" not in done.stderr

@@ -5,11 +5,12 @@ import argparse
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .. import __version__
 from ..course import Course, CourseErrors, Lesson, Recall, courses_root, default_course_path
@@ -804,8 +805,24 @@ def invite_days(text: str) -> int:
     return days
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, which also says which command a mistyped one was likely meant to be
+    (as lesson numbers do): `linebyline chek` -> did you mean `linebyline check`?"""
+
+    def error(self, message: str) -> NoReturn:
+        wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if wrong:
+            import difflib  # only when a command was mistyped: `check` must start fast
+
+            choices = re.findall(r"'([^']*)'", wrong.group(2))
+            close = difflib.get_close_matches(wrong.group(1), choices, n=1, cutoff=0.6)
+            if close:
+                message += f"; did you mean `{self.prog} {close[0]}`?"
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="linebyline",
         description="Build microgpt line by line: the course in your browser (`linebyline serve`), "
         "or the same lessons from a terminal: read (show), write (start, run), check (check, "
