@@ -293,3 +293,17 @@ def test_progress_into_a_pipe_is_lines_not_a_redrawn_bar():
     assert "\r" not in done.stderr and "\r" not in done.stdout
     assert "microgpt.py: 3/3 steps" in done.stderr.splitlines()
     assert "step    3 / 3 | loss" in done.stdout
+
+
+def test_a_syntax_error_shows_the_line_and_a_caret_where_python_stopped(tmp_path, course):
+    text = solution(course, "7.5").replace("    def backward(self):", "    def backward(self)", 1)
+    (tmp_path / "mine.py").write_text(text)
+    done = run_cli("check", "7.5", str(tmp_path / "mine.py"))
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    at = lines.index("      def backward(self)")
+    assert lines[at + 1] == " " * 24 + "^" and lines[at + 2] == "  SyntaxError: expected ':'"
+    assert "syntax error on line" in done.stdout  # the check's own message stays
+    # A file Python reads is never given this part.
+    (tmp_path / "mine.py").write_text(solution(course, "7.5").replace("self.grad = 1", "pass", 1))
+    assert "Where Python could not read" not in run_cli("check", "7.5", str(tmp_path / "mine.py")).stdout

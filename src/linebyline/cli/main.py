@@ -439,7 +439,7 @@ def check_once(args: argparse.Namespace, course: Course, lesson: Lesson | Recall
     if clear:
         screen.clear()
     print_result(screen, course, lesson, result, shown_fixes=shown_fixes,
-                 whole_output=args.output)
+                 whole_output=args.output, source=(source, path.name))
     if note:
         screen.line(note, "note")
     return result

@@ -16,8 +16,12 @@ OUTPUT_TAIL = 10  # lines of the program's output shown unless --output
 
 
 def print_result(screen: Screen, course: Course, lesson: Lesson, result: Result, *,
-                 shown_fixes: set[str], whole_output: bool = False) -> None:
+                 shown_fixes: set[str], whole_output: bool = False,
+                 source: tuple[str, str] | None = None) -> None:
+    """`source`: the checked file's text and name, to show where Python could not read it."""
     _printed(screen, result.stdout, whole_output)
+    if source and result.status == "error" and not result.traceback:
+        _unreadable(screen, *source)
     if result.traceback:
         screen.line("The error, where it happened in your code:", "title")
         for line in result.traceback.rstrip().splitlines():
@@ -37,6 +41,22 @@ def print_result(screen: Screen, course: Course, lesson: Lesson, result: Result,
             screen.wrapped(f"What to write: {check.fix}", 6, "code")
     screen.line()
     _verdict(screen, course, lesson, result)
+
+
+def _unreadable(screen: Screen, source: str, name: str) -> None:
+    """Python's own words for a file it cannot read: the line, a caret under the place, what it
+    expected (the check's message names the line; this shows the column, as `python` does)."""
+    try:
+        compile(source, name, "exec", dont_inherit=True)
+    except SyntaxError as error:
+        import traceback
+
+        screen.line("Where Python could not read your code:", "title")
+        for line in "".join(traceback.format_exception_only(error)).rstrip().splitlines():
+            screen.line(f"  {line}", "error")
+        screen.line()
+    except (ValueError, RecursionError, MemoryError, OverflowError):
+        return  # the check's message says what (a NUL character, brackets nested too deep)
 
 
 def _printed(screen: Screen, stdout: str, whole: bool) -> None:
