@@ -107,8 +107,11 @@ def lint_course(course: Course, require_full_coverage: bool = False,
     # busy while each thread reads a result. Reports stay in the course's order.
     threads = 2 * (os.cpu_count() or 2)
     with Prover() as prover, ThreadPoolExecutor(max_workers=threads) as pool:
+        # The recall exercises first: each runs a whole module's checks (the longest proofs),
+        # so started last they would leave the cores idle but one at the end.
+        recall_reports = [pool.submit(lint_recall, course, recall, prover) for recall in recalls]
         reports = list(pool.map(lambda lesson: lint_lesson(course, lesson, prover), lessons))
-        reports += pool.map(lambda recall: lint_recall(course, recall, prover), recalls)
+        reports += [report.result() for report in recall_reports]
     if not only:
         missing = [module.number for module in course.modules
                    if module.lessons and (module.review is None or module.review.recall is None)]
