@@ -71,8 +71,11 @@ class _VersionFiles:
         with self.lock:
             if url in self.whitenoise.files:
                 return
-            path.write_bytes(page.body)
-            Path(f"{path}.gz").write_bytes(page.gzipped)
+            try:
+                path.write_bytes(page.body)
+                Path(f"{path}.gz").write_bytes(page.gzipped)
+            except OSError:  # a full disk, say: the view goes on answering this page
+                return
             self.etags[str(path)] = page.etag
             self.whitenoise.files[url] = self.whitenoise.get_static_file(str(path), url)
 
