@@ -4,6 +4,7 @@ from __future__ import annotations
 import linecache
 import sys
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from .library import CourseModules
 from .seal import RECURSION_LIMIT, StopRun
@@ -22,24 +23,26 @@ def _no_reason() -> str | None:
 
 def run_program(source: str, filename: str,
                 stop_reason: Callable[[], str | None] = _no_reason,
-                library: Mapping[str, str] | None = None) -> RunOutcome:
+                library: Mapping[str, str] | None = None,
+                namespace: dict[str, Any] | None = None) -> RunOutcome:
     """Execute ``source`` as ``__main__``; prints go straight to sys.stdout and sys.stderr.
 
     ``stop_reason`` says why a KeyboardInterrupt came: "user" (Stop), "time", or None when the
     learner's code raised it itself, which is then shown like any other error. ``library``: the
-    course's modules the file may import (:mod:`.library`).
+    course's modules the file may import (:mod:`.library`). ``namespace``: the dict the file runs
+    in, for a caller that reads what it made afterwards (the Graph tab); a new one by default.
     """
     with CourseModules(library):
-        return _run_program(source, filename, stop_reason)
+        return _run_program(source, filename, stop_reason, {} if namespace is None else namespace)
 
 
-def _run_program(source: str, filename: str, stop_reason: Callable[[], str | None]
-                 ) -> RunOutcome:
+def _run_program(source: str, filename: str, stop_reason: Callable[[], str | None],
+                 namespace: dict[str, Any]) -> RunOutcome:
     if "\0" in source:
         _, problem = compile_problem(source, filename)
         print(problem, file=sys.stderr)
         return RunOutcome("error", source.count("\n", 0, source.index("\0")) + 1)
-    namespace = {"__name__": "__main__", "__file__": filename}
+    namespace.update({"__name__": "__main__", "__file__": filename})
     # The file exists only in the editor: let tracebacks quote its lines all the same.
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     try:
