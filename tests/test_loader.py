@@ -50,6 +50,13 @@ def test_an_unknown_key_is_reported_with_its_line(copy):
     assert any(error.startswith(f"{path}:") and "missing `minutes`" in error for error in errors)
 
 
+def test_a_modules_graph_rule_is_one_the_graph_tab_knows(copy):
+    path = copy / "course.yaml"
+    replace(path, "graph: paths", "graph: sideways")
+    line = line_of(path, "graph: sideways")
+    assert errors_of(copy) == [f"{path}:{line}: module 3: `graph` must be one of chain, paths, not 'sideways'"]
+
+
 def test_unlocked_lines_must_exist_in_the_program(copy):
     path = lesson_yaml(copy)
     text = path.read_text()

@@ -35,6 +35,8 @@ from .model import (
 from .widgets import KINDS
 
 LESSON_NUMBER = re.compile(r"^(\d+)\.(\d+)$")
+# What a module's `graph:` may say (model.Module.graph).
+GRAPH_RULES = ("chain", "paths")
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
 
@@ -75,15 +77,18 @@ def _course(path: Path, errors: list[CourseError]) -> Course:
                          "the program") if program_name else ""
     modules = []
     for entry in fields.items("modules", "module"):
-        entry.only("number", "title", "script", "lessons")
+        entry.only("number", "title", "script", "lessons", "graph")
         number, script = entry.get("number", int), entry.get("script", str)
+        graph = entry.get("graph", str, "") or ""
+        if graph and graph not in GRAPH_RULES:
+            entry.error(f"`graph` must be one of {', '.join(GRAPH_RULES)}, not {graph!r}", "graph")
         if script and not (path / script).is_file():
             entry.error(f"the script {script!r} does not exist in {path}", "script")
         planned = _planned_titles(entry)
         if number is not None and any(m.number == number for m in modules):
             entry.error(f"module {number} is declared twice", "number")
         modules.append(Module(number or 0, entry.get("title", str) or "", script or "",
-                              planned))
+                              planned, graph=graph if graph in GRAPH_RULES else ""))
     course = Course(slug or "", title, path, program_name, program,
                     fields.get("original", str, ""), fields.get("original_code", str, ""),
                     modules)

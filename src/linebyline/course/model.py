@@ -208,6 +208,9 @@ class Module:
     planned: tuple[str, ...]  # lesson titles of the curriculum, published or not
     lessons: list[Lesson] = field(default_factory=list)
     review: Review | None = None
+    # The Build's Graph tab on this module's lessons: "chain" (backward() steps are held to the
+    # chain rule), "paths" (to counting paths, module 3), or "" for no Graph tab.
+    graph: str = ""
 
 
 @dataclass
