@@ -5,6 +5,7 @@
 import { busyNotice } from "./build-busy";
 import { checksList } from "./build-checks";
 import { setUpDraftEditor } from "./build-editor";
+import { setUpGraph } from "./build-graph";
 import { outputPanel, type OutputPanel } from "./build-output";
 import type { DeviceNotes } from "./device-notes";
 import type { ExerciseData } from "./exercise";
@@ -110,7 +111,7 @@ function recordCheckedRun(exercise: ExerciseData, progress: Progress, notes: Dev
 
 /** Run and Check, with what they say beside the toolbar and in the checks list. */
 function buildActions(parts: BuildParts, exercise: ExerciseData, progress: Progress, notes: DeviceNotes,
-                      python: Python, editor: Editor, output: OutputPanel) {
+                      python: Python, editor: Editor, output: OutputPanel, graph: { ran(): void } | null) {
   const checks = checksList(parts.checks, parts.summary, fixShown(exercise, progress, notes));
   progress.onChange(checks.refreshFixes); // the last hint opened shows the fixes held back
   const loadChecks = checksSource(exercise.checksUrl);
@@ -144,6 +145,7 @@ function buildActions(parts: BuildParts, exercise: ExerciseData, progress: Progr
       if (result.status === "ok" && output.empty()) output.write("(your code ran and printed nothing)\n", "note");
       say(runEnding(result, output, lastError));
       if (result.status === "error" && result.line) editor.goToLine(result.line);
+      if (result.status !== "stopped") graph?.ran();
     } catch (error) {
       output.write(`${(error as Error).message}\n`, error instanceof StoppedError ? "note" : "stderr");
       say((error as Error).message);
@@ -239,7 +241,8 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
   let actions: ReturnType<typeof buildActions> | null = null;
   const editor = setUpDraftEditor(parts.editor, exercise, progress, starterOf(exercise, chosenLevel(progress)),
                                   () => void actions?.run());
-  actions = buildActions(parts, exercise, progress, notes, python, editor, outputPanel(parts.output, exercise.filename, editor));
+  actions = buildActions(parts, exercise, progress, notes, python, editor, outputPanel(parts.output, exercise.filename, editor),
+                         setUpGraph(root, exercise.graph, python));
   const { run, check } = actions;
   setUsable(parts.stop, false);
   parts.run.addEventListener("click", () => void run());

@@ -12,4 +12,6 @@ export interface ExerciseData {
   /** The on-my-own level (levels.ts), null for a lesson that has none yet: its starter, and each
    *  TODO block at both levels. `starter` is the guided one. */
   own: { starter: string; blocks: LevelPairs } | null;
+  /** The Graph tab's rule for backward() ("chain" or "paths"), "" where the module has no tab. */
+  graph: string;
 }

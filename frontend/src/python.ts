@@ -33,6 +33,7 @@ type Pending = {
   onOutput?: (text: string, stream: "stdout" | "stderr") => void;
 };
 
+const GRAPH_TIMEOUT_MS = 20_000; // replaying a whole forward pass's backward() takes a few seconds
 const INTERRUPT_GRACE_MS = 3000; // after an interrupt, how long Python gets to stop by itself
 
 export class Python {
@@ -156,7 +157,14 @@ export class Python {
 
   /** Run a file; `who` says in words what is running, for whoever finds Python busy meanwhile. */
   run(source: string, filename: string, onOutput: Pending["onOutput"], who: Job = BUILD_RUN): Promise<RunResult> {
-    return this.submit<RunResult>({ type: "run", source, filename }, null, who, onOutput);
+    // Only the Build's runs keep what they made, for its Graph tab (an Explore widget's must not
+    // replace the learner's Values).
+    return this.submit<RunResult>({ type: "run", source, filename, keepValues: who.build === true }, null, who, onOutput);
+  }
+
+  /** The graph of a Value the last Build run made, laid out (build-graph.ts reads the result). */
+  graph(name: string, rule: string, who: Job): Promise<unknown> {
+    return this.submit<unknown>({ type: "graph", name, rule }, GRAPH_TIMEOUT_MS, who);
   }
 
   check(job: CheckJob): Promise<CheckResult> {

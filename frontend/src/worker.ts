@@ -7,6 +7,7 @@
 // here, before any learner code, and every message carries a secret that only this module's
 // scope knows (the page sent it with "init"): the page ignores any message without it.
 /// <reference lib="webworker" />
+import { layOut } from "./graph-layout";
 import type { Pyodide, PyProxy } from "./pyodide-api";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -19,7 +20,7 @@ const OUTPUT_MAX = 200_000; // characters of one run's output sent to the page; 
 const OUTPUT_EVERY_MS = 50; // output is sent in batches, at most this often (and at the end)
 
 let secret = "";
-let entries: { run: PyProxy; check: PyProxy } | null = null;
+let entries: { run: PyProxy; check: PyProxy; graph: PyProxy } | null = null;
 let interrupt: Int32Array | null = null;
 let job: { id: number; sendOutput: boolean; sent: number; cut: number; pending: Array<[string, string]>; last: number } | null = null;
 
@@ -81,7 +82,7 @@ async function init(message: { pyodideUrl: string; runtimeUrl: string; datasetUr
   loaded.runPython(`import os, sys; sys.path.insert(0, "${HOME}/lib"); os.chdir("${HOME}"); sys.setrecursionlimit(${RECURSION_LIMIT})`);
   // Taken once, before any learner code: the runtime makes its private copies as it loads.
   const browser = loaded.pyimport("linebyline.runtime.browser");
-  entries = { run: browser.run.copy(), check: browser.check.copy() }; // outlive the module proxy
+  entries = { run: browser.run.copy(), check: browser.check.copy(), graph: browser.graph.copy() }; // outlive the module proxy
   browser.destroy();
   post({ type: "ready" });
 }
@@ -103,14 +104,20 @@ scope.onmessage = async (event: MessageEvent) => {
   try {
     const started = now();
     const text = message.type === "run"
-      ? entries.run(message.source, message.filename, stopReason)
+      ? entries.run(message.source, message.filename, stopReason, Boolean(message.keepValues))
+      : message.type === "graph"
+      ? entries.graph(String(message.name ?? ""), String(message.rule ?? "chain"))
       : entries.check(message.job.lesson, message.job.source, message.job.checks, message.job.starter,
                       message.job.filename, message.job.timeout, stopReason, message.job.reference,
                       message.job.ownStarter ?? "");
     const pythonMs = now() - started; // for the page's performance timeline (python.ts)
     flushOutput();
     if (job.cut) post({ type: "stderr", id: job.id, text: `\n[output cut: ${job.cut.toLocaleString("en")} more characters not shown]\n` });
-    post({ type: "done", id: message.id, result: parseJson(text as string), pythonMs });
+    const result = parseJson(text as string);
+    // The layout is worked out here too, off the page's main thread (a few hundred nodes take dagre
+    // longer than a frame).
+    if (message.type === "graph" && result.graph) result.layout = layOut(result.graph);
+    post({ type: "done", id: message.id, result, pythonMs });
   } catch (error) {
     // A JavaScript error here means Python itself broke (its stack overflowed, or the learner's
     // code ended it with os._exit): it cannot be used again, so the page replaces this worker.

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable, Mapping
 
 from . import seal
+from .graph import describe
 from .program import run_program
 
 REASONS = {1: "user", 2: "time"}
@@ -29,9 +30,9 @@ STREAMS = ("stdin", "stdout", "stderr", "displayhook", "excepthook")
 
 def _entries(evaluate_json=seal.evaluate_json, to_json=seal.to_json, run_program=run_program,
              keep=seal.keep, restore=seal.restore, reasons=REASONS, int=int, sys=sys,
-             setattr=setattr, chdir=os.chdir, Text=io.StringIO,
+             setattr=setattr, chdir=os.chdir, Text=io.StringIO, describe=describe, dumps=json.dumps,
              library: Mapping[str, str] | None = None
-             ) -> tuple[Callable[..., str], Callable[..., str]]:
+             ) -> tuple[Callable[..., str], Callable[..., str], Callable[..., str]]:
     # Everything used below is taken now, as a default argument or a local: see seal.py.
     folder = os.getcwd()
     streams = {name: getattr(sys, name) for name in STREAMS}
@@ -47,14 +48,34 @@ def _entries(evaluate_json=seal.evaluate_json, to_json=seal.to_json, run_program
     def reason_of(stop_reason: Callable[[], object]) -> Callable[[], str | None]:
         return lambda: reasons.get(int(stop_reason() or 0))
 
-    def run(source: str, filename: str, stop_reason: Callable[[], object]) -> str:
+    # What the last Build run made, for the Graph tab: only the Build's runs keep it (an Explore
+    # widget's run must not replace the learner's Values with its own).
+    kept: dict[str, object] = {"namespace": {}, "filename": ""}
+
+    def run(source: str, filename: str, stop_reason: Callable[[], object], keep_values: bool = False
+            ) -> str:
         """Run the learner's file; return {"status", "line"} as JSON."""
         sys.stdin = Text()  # input() meets an end of file; exit() closes this one, not Python's
+        namespace: dict[str, object] = {}
+        if keep_values:
+            kept["namespace"], kept["filename"] = namespace, filename
         try:
-            outcome = run_program(source, filename, reason_of(stop_reason), library)
+            outcome = run_program(source, filename, reason_of(stop_reason), library, namespace)
         finally:
             put_back()
         return to_json({"status": outcome.status, "line": outcome.line})
+
+    def graph(name: str, rule: str) -> str:
+        """The graph of a Value the last Build run made, with its backward() replayed (graph.py)."""
+        sys.stdin = Text()
+        try:
+            # Numbers with fractions: the checks' own to_json writes none, by design.
+            return dumps(describe(kept["namespace"], name, rule, kept["filename"]), allow_nan=False)
+        except Exception as error:  # the learner's objects answer attribute reads with their own code
+            return to_json({"error": f"Your Values could not be read: {type(error).__name__}: {error}",
+                            "names": []})
+        finally:
+            put_back()
 
     def check(lesson: str, source: str, checks: str, starter: str, filename: str,
               timeout: float, stop_reason: Callable[[], object], reference: str = "",
@@ -72,7 +93,7 @@ def _entries(evaluate_json=seal.evaluate_json, to_json=seal.to_json, run_program
         finally:
             put_back()
 
-    return run, check
+    return run, check, graph
 
 
 def _library() -> dict[str, str]:
@@ -82,7 +103,7 @@ def _library() -> dict[str, str]:
         return json.load(file)
 
 
-run, check = _entries(library=_library())
+run, check, graph = _entries(library=_library())
 
 # What exists now (the standard library, this runtime, its private copies) lives as long as
 # Python does. Frozen, it is never scanned by the garbage collector again: in Pyodide one full

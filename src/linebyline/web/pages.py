@@ -308,7 +308,15 @@ def exercise_data(view: CourseView, lesson: Lesson | Recall) -> dict[str, Any]:
         "own": {"starter": exercise.own_starter,
                 "blocks": [list(pair) for pair in exercise.level_pairs()]}
         if exercise.own_starter else None,
+        # The Graph tab (build-graph.ts) and the rule its backward() steps are held to.
+        "graph": graph_rule(view, lesson),
     }
+
+
+def graph_rule(view: CourseView, item: Lesson | Recall) -> str:
+    """The module's `graph:` rule for the Build's Graph tab, "" where it has none."""
+    module = next((m for m in view.course.modules if m.number == item.module), None)
+    return module.graph if module else ""
 
 
 class _Cache:
