@@ -33,7 +33,7 @@ def write(tmp_path: Path, text: str, name: str = "backward.py") -> Path:
 
 @pytest.mark.parametrize("command", ["lessons", "start", "show", "hint", "solution", "quiz",
                                      "check", "watch", "run", "progress", "lint", "assemble",
-                                     "train", "serve", "login", "logout", "config"])
+                                     "train", "serve", "login", "logout", "config", "graph"])
 def test_every_command_has_help(command):
     done = run_cli(command, "--help")
     assert done.returncode == 0 and "usage: linebyline" in done.stdout

@@ -473,18 +473,28 @@ def cmd_run(args: argparse.Namespace) -> int:
     lesson = _lesson(course, args.lesson)
     path = Path(args.file) if args.file else _default_file(lesson, course, "run")
     _read_source(path)
+    folder, env = _run_environment(course, path)
+    # Your own code on your own machine, as `python` runs it, in its folder (like the browser's
+    # Run); Ctrl-C stops it.
+    done = subprocess.run([sys.executable, path.name], cwd=folder, env=env)
+    if done.returncode < 0:
+        return 128 - done.returncode
+    return done.returncode
+
+
+def _run_environment(course: Course, path: Path) -> tuple[Path, dict[str, str]]:
+    """The folder a learner's file runs in, with the input.txt it reads (written there if
+    missing, as the browser's Run has it), and an environment in which the course's own modules
+    (courses/NAME/library) that starters import are importable."""
     folder = path.resolve().parent
     data = folder / "input.txt"
-    if not data.exists():  # the names the lesson's code reads, as the browser's Run has them
+    if not data.exists():
         import shutil
 
         from ..course.dataset import names_file
 
         shutil.copyfile(names_file(), data)
         print(f"(Wrote {data}: the names your code reads.)", file=sys.stderr)
-    # Your own code on your own machine, as `python` runs it, in its folder (like the browser's
-    # Run); Ctrl-C stops it.
-    # The course's own modules (courses/NAME/library) that starters import are importable too.
     from ..course.library import library_folder
 
     library = library_folder(course.path)
@@ -492,10 +502,41 @@ def cmd_run(args: argparse.Namespace) -> int:
     if library.is_dir():
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(library.resolve()),
                                                           env.get("PYTHONPATH")]))
-    done = subprocess.run([sys.executable, path.name], cwd=folder, env=env)
-    if done.returncode < 0:
-        return 128 - done.returncode
-    return done.returncode
+    return folder, env
+
+
+def cmd_graph(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    _read_source(path)
+    course = _course(args.course)
+    rule = args.rule or _graph_rule(course, path.name)
+    kind = "dot" if args.dot or (args.output or "").endswith(".dot") else "svg"
+    out = Path(args.output) if args.output else path.with_name(f"{path.stem}.graph.{kind}")
+    folder, env = _run_environment(course, path)
+    import json
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="linebyline-graph-") as scratch:
+        results = Path(scratch) / "graph.json"
+        done = subprocess.run([sys.executable, "-m", "linebyline.terminal.graph_child", path.name,
+                               args.value or "", rule, str(results)], cwd=folder, env=env)
+        if not results.is_file():
+            print(f"{path}: Python ended (exit code {done.returncode}) before your Values could be "
+                  "read, so nothing was drawn.", file=sys.stderr)
+            return 1
+        result = json.loads(results.read_text(encoding="utf-8"))
+    from ..terminal.graph_file import report
+
+    return report(result, out, kind)
+
+
+def _graph_rule(course: Course, filename: str) -> str:
+    """The rule of the module whose lesson writes a file of this name (counting paths in module
+    3), else the chain rule."""
+    for module in course.modules:
+        if module.graph and any(lesson.exercise.filename == filename for lesson in module.lessons):
+            return module.graph
+    return "chain"
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -989,6 +1030,28 @@ def _add_checking_commands(commands) -> None:
     run.add_argument("lesson", help=LESSON_HELP)
     run.add_argument("file", nargs="?", help="your Python file (default: the one `start` wrote)")
     run.set_defaults(run=cmd_run)
+
+    graph = commands.add_parser(
+        "graph", help="draw the graph of a Value your file makes, as an SVG (or DOT) file",
+        description="Run FILE as `run` does, then draw the graph of one Value it made: each node "
+        "with its operation, data and grad, each arrow with its local grad, the same drawing as "
+        "the browser's Graph tab. Your backward() is run again from zero grads, one write at a "
+        "time, and each write is held to the chain rule (counting paths, for module 3's files): "
+        "a grad replaced instead of added, a wrong amount, or a node that hands its grad on "
+        "before the nodes made from it, is printed with its line, and a node whose grad ends "
+        "wrong is outlined in red. Up to 500 nodes are drawn; a bigger graph shows the 500 "
+        "nearest the Value, each marked with how many below it are not drawn. Exit code: 0 "
+        "when the file was written, 1 when there was nothing to draw, 2 for a usage error.")
+    graph.add_argument("file", help="your Python file")
+    graph.add_argument("--value", metavar="NAME",
+                       help="the top-level name of the Value to draw (default: the last Value no "
+                       "other named Value was made from, such as the loss)")
+    graph.add_argument("--dot", action="store_true", help="write DOT (Graphviz) instead of SVG")
+    graph.add_argument("--output", "-o", metavar="PATH",
+                       help="where to write it (default: FILE's name with .graph.svg, or .graph.dot)")
+    graph.add_argument("--rule", choices=("chain", "paths"),
+                       help="what backward() is held to (default: from the lesson the file is for)")
+    graph.set_defaults(run=cmd_graph)
 
     progress = commands.add_parser(
         "progress", help="your progress: a summary, export, import, sync",
