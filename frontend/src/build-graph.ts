@@ -5,6 +5,7 @@ import { applyMarks, drawGraph, nodeWords, type NodeMarks } from "./graph-drawin
 import type { Layout, ValueGraph } from "./graph-shape";
 import { drawPicture, type Picture } from "./graph-picture";
 import "./build-graph.css";
+import { $ } from "./dom";
 import { say } from "./live";
 import { type Python, StoppedError } from "./python";
 import { setUsable } from "./usable";
@@ -23,12 +24,6 @@ export interface GraphResult {
 }
 
 const GRAPH_JOB = { what: "the drawing of your Values", where: "in Build", build: true };
-
-function $(root: ParentNode, selector: string): HTMLElement {
-  const element = root.querySelector<HTMLElement>(selector);
-  if (!element) throw new Error(`missing ${selector}`);
-  return element;
-}
 
 function graphParts(root: HTMLElement) {
   return {

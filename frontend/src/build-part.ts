@@ -8,6 +8,7 @@ import { setUpDraftEditor } from "./build-editor";
 import { setUpGraph } from "./build-graph";
 import { outputPanel, type OutputPanel } from "./build-output";
 import type { DeviceNotes } from "./device-notes";
+import { $ } from "./dom";
 import type { ExerciseData } from "./exercise";
 import type { Editor } from "./editor";
 import { recordEvent } from "./events";
@@ -18,12 +19,6 @@ import { type CheckResult, type Python, type RunResult, StoppedError } from "./p
 import { setUsable } from "./usable";
 
 const CHECK_TIMEOUT_S = 10;
-
-function $(root: ParentNode, selector: string): HTMLElement {
-  const element = root.querySelector<HTMLElement>(selector);
-  if (!element) throw new Error(`missing ${selector}`);
-  return element;
-}
 
 function buildParts(root: HTMLElement) {
   return {
