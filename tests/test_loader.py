@@ -54,7 +54,8 @@ def test_a_modules_graph_rule_is_one_the_graph_tab_knows(copy):
     path = copy / "course.yaml"
     replace(path, "graph: paths", "graph: sideways")
     line = line_of(path, "graph: sideways")
-    assert errors_of(copy) == [f"{path}:{line}: module 3: `graph` must be one of chain, paths, not 'sideways'"]
+    assert errors_of(copy) == [
+        f"{path}:{line}: module 3: `graph` must be one of chain, paths, not 'sideways'"]
 
 
 def test_unlocked_lines_must_exist_in_the_program(copy):

@@ -67,9 +67,13 @@ function tabs(parts: GraphParts, onGraph: () => void): () => boolean {
   return () => !parts.view.hidden;
 }
 
-/** The grads of the drawn nodes after the first `count` steps (from all zero). */
-function gradsAfter(steps: Step[], count: number): Map<number, number | null> {
+/** The grads of the drawn nodes after the first `count` steps: from all zero, as the replay ran.
+ *  After the last step, the grads backward() left (the same, unless there were more writes than
+ *  steps kept). */
+function gradsAfter(graph: ValueGraph, steps: Step[], count: number): Map<number, number | null> {
   const grads = new Map<number, number | null>();
+  if (count >= steps.length) return grads;
+  for (const node of graph.nodes) if (node.grad !== null) grads.set(node.id, 0);
   for (const step of steps.slice(0, count)) if (step.to !== null) grads.set(step.to, step.after);
   return grads;
 }
@@ -93,7 +97,7 @@ interface Showing { grads: Map<number, number | null> }
 
 /** The step-through of one graph: Back, Step, the slider and "First wrong step". */
 function stepper(parts: GraphParts, graph: ValueGraph, backward: Backward, drawing: SVGSVGElement,
-                 showing: Showing): void {
+                 showing: Showing, markLine: (line: number | null) => void): void {
   const steps = backward.steps;
   const wrongAtEnd = new Set(backward.wrong.map((w) => w.id));
   parts.steps.hidden = !backward.available || steps.length === 0;
@@ -105,11 +109,12 @@ function stepper(parts: GraphParts, graph: ValueGraph, backward: Backward, drawi
     parts.slider.value = String(position);
     const step = position > 0 ? steps[position - 1] : null;
     const marks: NodeMarks = {
-      to: step?.to ?? null, from: step?.from ?? null, grads: gradsAfter(steps, position),
+      to: step?.to ?? null, from: step?.from ?? null, grads: gradsAfter(graph, steps, position),
       wrong: position === steps.length ? wrongAtEnd : new Set(step?.mark && step.to !== null ? [step.to] : []),
     };
     applyMarks(drawing, graph, marks);
     showing.grads = marks.grads;
+    markLine(step?.line ?? null);
     const where = step?.line ? ` (line ${step.line} of your code)` : "";
     const text = step
       ? `Step ${position} of ${steps.length}${where}: ${step.mark ? "wrong step. " : ""}${step.words}`
@@ -154,13 +159,14 @@ function keyboard(parts: GraphParts, graph: ValueGraph, drawing: SVGSVGElement, 
   });
 }
 
-function showResult(parts: GraphParts, result: GraphResult): void {
+function showResult(parts: GraphParts, result: GraphResult, markLine: (line: number | null) => void): void {
   parts.name.replaceChildren(...result.names.map((name) => new Option(name, name, false, name === result.name)));
   parts.name.disabled = result.names.length === 0;
   parts.canvas.replaceChildren();
   parts.node.textContent = "";
   parts.steps.hidden = true;
   parts.canvas.tabIndex = -1;
+  markLine(null);
   if (result.error) { say(parts.status, result.error); return; }
   if (result.picture) {
     parts.canvas.append(drawPicture(result.name ?? "", result.picture));
@@ -178,11 +184,12 @@ function showResult(parts: GraphParts, result: GraphResult): void {
   say(parts.status, `${result.name}: ${drawn}. ${summary(backward, graph)} Arrow keys in the drawing read out each node.`);
   const showing: Showing = { grads: new Map() };
   keyboard(parts, graph, drawing, showing);
-  if (backward.available) stepper(parts, graph, backward, drawing, showing);
+  if (backward.available) stepper(parts, graph, backward, drawing, showing, markLine);
 }
 
 /** Wire the Graph tab, if the page has one; returns what Run calls after each Build run. */
-export function setUpGraph(root: HTMLElement, rule: string, python: Python): { ran(): void } | null {
+export function setUpGraph(root: HTMLElement, rule: string, python: Python,
+                           markLine: (line: number | null) => void): { ran(): void } | null {
   if (!rule || !root.querySelector("[data-graph-view]")) return null;
   const parts = graphParts(root);
   let stale = false;
@@ -196,7 +203,7 @@ export function setUpGraph(root: HTMLElement, rule: string, python: Python): { r
       let result = await python.graph(name, rule, GRAPH_JOB) as GraphResult;
       // The name drawn before this run is gone: draw what a first look would.
       if (result.error && name && result.names.length) result = await python.graph("", rule, GRAPH_JOB) as GraphResult;
-      showResult(parts, result);
+      showResult(parts, result, markLine);
       parts.view.dataset.state = result.error ? "error" : "drawn";
     } catch (error) {
       stale = true;

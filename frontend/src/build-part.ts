@@ -237,7 +237,7 @@ export function setUpBuild(root: HTMLElement, exercise: ExerciseData, progress: 
   const editor = setUpDraftEditor(parts.editor, exercise, progress, starterOf(exercise, chosenLevel(progress)),
                                   () => void actions?.run());
   actions = buildActions(parts, exercise, progress, notes, python, editor, outputPanel(parts.output, exercise.filename, editor),
-                         setUpGraph(root, exercise.graph, python));
+                         setUpGraph(root, exercise.graph, python, (line) => editor.markLine(line)));
   const { run, check } = actions;
   setUsable(parts.stop, false);
   parts.run.addEventListener("click", () => void run());

@@ -4,9 +4,9 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { bracketMatching, HighlightStyle, indentOnInput, indentUnit, StreamLanguage, syntaxHighlighting } from "@codemirror/language";
 import { python } from "@codemirror/legacy-modes/mode/python";
-import { EditorSelection, EditorState } from "@codemirror/state";
+import { EditorSelection, EditorState, StateEffect, StateField } from "@codemirror/state";
 import { tags } from "@lezer/highlight";
-import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from "@codemirror/view";
+import { Decoration, type DecorationSet, drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from "@codemirror/view";
 
 // Token colours come from CSS variables, so light and dark themes both keep 4.5:1 contrast.
 const highlight = HighlightStyle.define([
@@ -18,12 +18,32 @@ const highlight = HighlightStyle.define([
   { tag: [tags.self, tags.standard(tags.variableName)], color: "var(--code-builtin)" },
 ]);
 
+// One line marked from outside, without moving the cursor or the focus: the Graph tab's step
+// through backward() marks the line of the learner's that made the step's write.
+const markLine = StateEffect.define<number | null>();
+const markedLine = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(marks, transaction) {
+    let next = marks.map(transaction.changes);
+    for (const effect of transaction.effects) {
+      if (!effect.is(markLine)) continue;
+      const line = effect.value;
+      next = line === null || line < 1 || line > transaction.state.doc.lines ? Decoration.none
+        : Decoration.set([Decoration.line({ class: "cm-marked-line" }).range(transaction.state.doc.line(line).from)]);
+    }
+    return next;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
+
 export interface Editor {
   text(): string;
   setText(text: string): void;
   goToLine(line: number): void;
   /** Put the cursor at a character offset, scrolled into view, and focus the editor. */
   goToOffset(offset: number): void;
+  /** Mark one line (null: none), scrolled into the editor's own view; the page and the focus stay. */
+  markLine(line: number | null): void;
   focus(): void;
 }
 
@@ -44,6 +64,7 @@ export function createEditor(parent: HTMLElement, options: {
         lineNumbers(),
         highlightActiveLineGutter(),
         highlightActiveLine(),
+        markedLine,
         history(),
         drawSelection(),
         indentOnInput(),
@@ -85,6 +106,17 @@ export function createEditor(parent: HTMLElement, options: {
         effects: EditorView.scrollIntoView(target.from, { y: "center" }),
       });
       view.focus();
+    },
+    markLine: (line: number | null) => {
+      view.dispatch({ effects: markLine.of(line) });
+      if (line === null || line < 1 || line > view.state.doc.lines) return;
+      // Only the editor's own scroller moves (scrollIntoView would move the page too, away from
+      // the drawing the learner is stepping through).
+      const block = view.lineBlockAt(view.state.doc.line(line).from);
+      const scroller = view.scrollDOM;
+      if (block.top < scroller.scrollTop || block.bottom > scroller.scrollTop + scroller.clientHeight) {
+        scroller.scrollTop = block.top - scroller.clientHeight / 2;
+      }
     },
     goToOffset: (offset: number) => {
       const at = Math.max(0, Math.min(offset, view.state.doc.length));

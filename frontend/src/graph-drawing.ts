@@ -55,6 +55,7 @@ function edgesSvg(graph: ValueGraph, layout: Layout, marks: NodeMarks): string {
 }
 
 function nodesSvg(graph: ValueGraph, layout: Layout, marks: NodeMarks): string {
+  const grads = graph.nodes.some((node) => node.grad !== null); // lesson 3.1's Values have none yet
   return graph.nodes.map((node) => {
     const { x, y } = layout.at[node.id];
     const classes = ["graph-node"];
@@ -67,7 +68,7 @@ function nodesSvg(graph: ValueGraph, layout: Layout, marks: NodeMarks): string {
       + `<rect width="${BOX.width}" height="${BOX.height}" rx="6"/>`
       + `<text class="graph-title" x="8" y="16">${escape(nodeTitle(node))}</text>`
       + `<text x="8" y="32">data ${escape(shown(node.data))}</text>`
-      + `<text class="graph-grad" x="8" y="47">grad ${escape(shown(grad))}</text>${folded}</g>`;
+      + (grads ? `<text class="graph-grad" x="8" y="47">grad ${escape(shown(grad))}</text>` : "") + `${folded}</g>`;
   }).join("");
 }
 

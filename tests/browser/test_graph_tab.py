@@ -81,9 +81,17 @@ def test_a_correct_backward_steps_through_with_no_wrong_step(server, page: Page,
     assert step_words(page).startswith(f"Step {steps - 1} of {steps}")
     slider.fill("0")
     assert step_words(page).startswith("Before backward()")
+    grads = {t.strip() for t in page.locator(".graph-grad").all_text_contents()}
+    assert grads == {"grad 0"}, grads  # the replay starts from zero grads
+    expect(page.locator(".cm-marked-line")).to_have_count(0)
     page.click("[data-graph-step]")
     assert "backward() starts at" in step_words(page) and "its grad is 1" in step_words(page)
     expect(page.locator(".graph-node.graph-to")).to_have_count(1)
+    # The editor marks the learner's line that made the write, the line the words name.
+    line = int(re.search(r"\(line (\d+) of your code\)", step_words(page)).group(1))
+    marked = page.locator(".cm-marked-line")
+    expect(marked).to_have_count(1)
+    assert marked.inner_text().strip() == solution(number).splitlines()[line - 1].strip()
     shoot(page, f"graph-{number}-right")
 
 
