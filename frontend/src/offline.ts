@@ -255,16 +255,31 @@ function explainOfflinePage(): void {
   page.dataset.listening = ""; // from here on, the network coming back reopens the page
 }
 
+/** After "online", how long to wait before each ask of the server: a network that has just come
+ *  up often cannot reach anything for a moment (and a spurious event costs a few requests). */
+const REOPEN_TRIES_MS = [0, 500, 1000, 2000, 4000];
+let reopening = false;
+
 /** Browsers say "online" when a network comes up, not when the server can be reached (and
  * Chromium says it spuriously too): reload only once the server answers, so the page neither
  * flickers nor cuts short the learner's own move to another page. */
 async function reopenIfServerAnswers(): Promise<void> {
+  if (reopening) return; // one round of asking at a time, however many events came
+  reopening = true;
   try {
-    await fetch(location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" });
-  } catch {
-    return; // still offline, whatever the event said
+    for (const wait of REOPEN_TRIES_MS) {
+      if (wait) await new Promise((resolve) => window.setTimeout(resolve, wait));
+      try {
+        await fetch(location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" });
+      } catch {
+        continue; // not yet, whatever the event said
+      }
+      location.reload();
+      return;
+    }
+  } finally {
+    reopening = false;
   }
-  location.reload();
 }
 
 export function setUpOffline(): void {
