@@ -90,3 +90,18 @@ def test_an_error_in_the_file_still_draws_what_was_made(tmp_path):
     done = run_cli("graph", str(write(tmp_path, source)))
     assert done.returncode == 0 and "ValueError: late" in done.stderr
     assert "the graph of y, 3 nodes" in done.stdout
+
+
+def test_a_whole_forward_pass_lists_its_blocks_and_draws_one(tmp_path):
+    path = write(tmp_path, solution("7.7"), name="train2.py")
+    whole = run_cli("graph", str(path))
+    assert whole.returncode == 0, whole.stderr
+    assert "the graph of loss, 500 of its" in whole.stdout
+    assert "Its blocks, each named by the weights its part uses last: numbers (" in whole.stdout
+    block = run_cli("graph", str(path), "--block", "mlp_fc1", "-o", str(tmp_path / "fc1.svg"))
+    assert block.returncode == 0, block.stderr
+    assert "the graph of the block mlp_fc1 of loss" in block.stdout
+    titles = [lines[0] for lines in boxes(tmp_path / "fc1.svg") if lines]
+    assert any(t.startswith("relu node") for t in titles) and not any(t.startswith("log") for t in titles)
+    nope = run_cli("graph", str(path), "--block", "attn")
+    assert nope.returncode == 1 and "loss's graph has no block attn: it has numbers, wte" in nope.stderr

@@ -183,3 +183,35 @@ def test_lists_are_pictures_and_names_are_explained():
     assert describe(namespace, "word")["error"].startswith("word is a str, not a Value")
     assert "has no name nope" in describe(namespace, "nope")["error"]
     assert "holds no Value" in describe({"n": 3})["error"]
+
+
+def a_small_model(namespace: dict) -> dict:
+    """An embedding row, one layer and a head, with their weights in a dict as microgpt keeps
+    them: the loss's graph is far bigger than the limit the test draws with."""
+    Value = namespace["Value"]
+    weights = {name: [[Value(0.1 * (i + j + 1)) for j in range(4)] for i in range(rows)]
+               for name, rows in (("wte", 3), ("mlp", 4), ("head", 2))}
+    x = weights["wte"][1]
+    hidden = [sum((w * xi for w, xi in zip(row, x)), Value(0.0)).relu() for row in weights["mlp"]]
+    logits = [sum((w * h for w, h in zip(row, hidden)), Value(0.0)) for row in weights["head"]]
+    loss = -(logits[0].exp() / (logits[0].exp() + logits[1].exp())).log()
+    loss.backward()
+    return {"Value": Value, "weights": weights, "loss": loss}
+
+
+def test_a_big_graph_folds_into_blocks_named_by_their_weights():
+    namespace = a_small_model(run("7.5"))
+    whole = describe(namespace, limit=20)
+    assert [b["name"] for b in whole["blocks"]] == ["numbers", "wte", "mlp", "head"]
+    assert sum(b["count"] for b in whole["blocks"]) == whole["graph"]["total"]
+    mlp = describe(namespace, limit=20, block="mlp")
+    assert mlp["block"] == "mlp" and mlp["graph"]["total"] == whole["blocks"][2]["count"]
+    ops = {n["op"] for n in mlp["graph"]["nodes"]}
+    assert "relu" in ops and "exp" not in ops and "log" not in ops  # the loss is head's
+    head = describe(namespace, limit=200, block="head")
+    assert {"exp", "log"} <= {n["op"] for n in head["graph"]["nodes"]}
+    top = head["graph"]["nodes"][head["graph"]["root"]]
+    assert top["data"] == namespace["loss"].data
+    assert not [s for s in head["backward"]["steps"] if s["mark"]] and head["backward"]["marked"] == 0
+    unknown = describe(namespace, limit=20, block="attn")
+    assert unknown["error"] == "loss's graph has no block attn: it has numbers, wte, mlp, head."

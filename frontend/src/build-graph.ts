@@ -15,12 +15,14 @@ interface Step {
   add: number | null; line: number | null; mark: string; words: string;
 }
 interface Backward {
-  available: boolean; why?: string; rule?: string; steps: Step[]; writes: number; order: number[];
+  available: boolean; why?: string; rule?: string; steps: Step[]; writes: number; marked: number; order: number[];
   error: string; wrong: Array<{ id: number; got: number | null; want: number }>;
 }
 export interface GraphResult {
   error?: string; names: string[]; name?: string;
   graph?: ValueGraph; layout?: Layout; backward?: Backward; picture?: Picture | null;
+  /** A graph of more than 500 nodes: its blocks (runtime/graph_blocks.py), and the one drawn. */
+  blocks?: Array<{ name: string; count: number }>; block?: string;
 }
 
 const GRAPH_JOB = { what: "the drawing of your Values", where: "in Build", build: true };
@@ -32,6 +34,7 @@ function graphParts(root: HTMLElement) {
     view: $(root, "[data-graph-view]"),
     name: $(root, "[data-graph-name]") as HTMLSelectElement,
     status: $(root, "[data-graph-status]"),
+    blocks: $(root, "[data-graph-blocks]"),
     steps: $(root, "[data-graph-steps]"),
     back: $(root, "[data-graph-back]") as HTMLButtonElement,
     step: $(root, "[data-graph-step]") as HTMLButtonElement,
@@ -80,7 +83,8 @@ function gradsAfter(graph: ValueGraph, steps: Step[], count: number): Map<number
 
 function summary(backward: Backward, graph: ValueGraph): string {
   if (!backward.available) return backward.why ?? "";
-  const marked = backward.steps.filter((s) => s.mark).length;
+  const marked = backward.marked;
+  const markedHere = backward.steps.filter((s) => s.mark).length;
   const rule = backward.rule === "paths" ? "counting paths" : "the chain rule";
   const writes = `Your backward() wrote a grad ${backward.writes} time${backward.writes === 1 ? "" : "s"}`;
   const broke = backward.error ? ` It stopped with ${backward.error}.` : "";
@@ -89,7 +93,8 @@ function summary(backward: Backward, graph: ValueGraph): string {
     : "";
   const shownCount = graph.total > graph.nodes.length ? " (steps on nodes not drawn are counted, not shown)" : "";
   if (!marked && !backward.wrong.length && !backward.error) return `${writes}${shownCount}: every step agrees with ${rule}.`;
-  return `${writes}${shownCount}; ${marked} step${marked === 1 ? " is" : "s are"} marked wrong.${wrong}${broke}`;
+  const here = marked > markedHere ? ` (${markedHere} of them shown here)` : "";
+  return `${writes}${shownCount}; ${marked} step${marked === 1 ? " is" : "s are"} marked wrong${here}.${wrong}${broke}`;
 }
 
 /** The grads the drawing shows now (the step-through's position), shared with the keyboard. */
@@ -159,7 +164,33 @@ function keyboard(parts: GraphParts, graph: ValueGraph, drawing: SVGSVGElement, 
   });
 }
 
-function showResult(parts: GraphParts, result: GraphResult, markLine: (line: number | null) => void): void {
+/** A big graph's blocks as buttons: each draws its block; the first, the nodes nearest the Value. */
+function blockButtons(parts: GraphParts, result: GraphResult, open: (block: string) => void): void {
+  parts.blocks.hidden = !result.blocks;
+  if (!result.blocks || !result.graph) { parts.blocks.replaceChildren(); return; }
+  const total = result.blocks.reduce((sum, b) => sum + b.count, 0);
+  const intro = document.createElement("p");
+  intro.textContent = `${result.name}'s graph has ${total.toLocaleString("en")} nodes. It folds into blocks, each named by `
+    + "the weights its part of the computation uses last (the embedding, attention, the MLP, the logits and the loss). Open one:";
+  const button = (label: string, block: string): HTMLButtonElement => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "secondary";
+    b.textContent = label;
+    b.setAttribute("aria-pressed", String((result.block ?? "") === block));
+    b.addEventListener("click", () => open(block));
+    return b;
+  };
+  const list = document.createElement("div");
+  list.className = "graph-block-list";
+  list.append(button(`nearest ${result.name}`, ""),
+              ...result.blocks.map((b) => button(`${b.name} · ${b.count.toLocaleString("en")}`, b.name)));
+  parts.blocks.replaceChildren(intro, list);
+}
+
+function showResult(parts: GraphParts, result: GraphResult, markLine: (line: number | null) => void,
+                    open: (block: string) => void): void {
+  blockButtons(parts, result, open);
   parts.name.replaceChildren(...result.names.map((name) => new Option(name, name, false, name === result.name)));
   parts.name.disabled = result.names.length === 0;
   parts.canvas.replaceChildren();
@@ -178,10 +209,11 @@ function showResult(parts: GraphParts, result: GraphResult, markLine: (line: num
   const drawing = drawGraph(graph, layout, { to: null, from: null, wrong: new Set(), grads: new Map() });
   parts.canvas.append(drawing);
   parts.canvas.tabIndex = 0;
+  const where = result.block ? `the block ${result.block} of ${result.name}` : result.name;
   const drawn = graph.total > graph.nodes.length
-    ? `${graph.nodes.length} of its ${graph.total} nodes, those nearest ${result.name} (+n: nodes below, not drawn)`
+    ? `${graph.nodes.length} of its ${graph.total} nodes, those nearest its top (+n: nodes below, not drawn)`
     : `${graph.total} node${graph.total === 1 ? "" : "s"}`;
-  say(parts.status, `${result.name}: ${drawn}. ${summary(backward, graph)} Arrow keys in the drawing read out each node.`);
+  say(parts.status, `${where}: ${drawn}. ${summary(backward, graph)} Arrow keys in the drawing read out each node.`);
   const showing: Showing = { grads: new Map() };
   keyboard(parts, graph, drawing, showing);
   if (backward.available) stepper(parts, graph, backward, drawing, showing, markLine);
@@ -194,16 +226,16 @@ export function setUpGraph(root: HTMLElement, rule: string, python: Python,
   const parts = graphParts(root);
   let stale = false;
   let ranOnce = false;
-  const load = async (name: string): Promise<void> => {
+  const load = async (name: string, block = ""): Promise<void> => {
     if (!ranOnce) return;
     stale = false;
     parts.view.dataset.state = "drawing";
     say(parts.status, "Drawing your Values…");
     try {
-      let result = await python.graph(name, rule, GRAPH_JOB) as GraphResult;
+      let result = await python.graph(name, rule, block, GRAPH_JOB) as GraphResult;
       // The name drawn before this run is gone: draw what a first look would.
-      if (result.error && name && result.names.length) result = await python.graph("", rule, GRAPH_JOB) as GraphResult;
-      showResult(parts, result, markLine);
+      if (result.error && name && result.names.length) result = await python.graph("", rule, "", GRAPH_JOB) as GraphResult;
+      showResult(parts, result, markLine, (chosen) => void load(parts.name.value, chosen));
       parts.view.dataset.state = result.error ? "error" : "drawn";
     } catch (error) {
       stale = true;

@@ -163,8 +163,8 @@ export class Python {
   }
 
   /** The graph of a Value the last Build run made, laid out (build-graph.ts reads the result). */
-  graph(name: string, rule: string, who: Job): Promise<unknown> {
-    return this.submit<unknown>({ type: "graph", name, rule }, GRAPH_TIMEOUT_MS, who);
+  graph(name: string, rule: string, block: string, who: Job): Promise<unknown> {
+    return this.submit<unknown>({ type: "graph", name, rule, block }, GRAPH_TIMEOUT_MS, who);
   }
 
   check(job: CheckJob): Promise<CheckResult> {

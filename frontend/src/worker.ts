@@ -106,7 +106,7 @@ scope.onmessage = async (event: MessageEvent) => {
     const text = message.type === "run"
       ? entries.run(message.source, message.filename, stopReason, Boolean(message.keepValues))
       : message.type === "graph"
-      ? entries.graph(String(message.name ?? ""), String(message.rule ?? "chain"))
+      ? entries.graph(String(message.name ?? ""), String(message.rule ?? "chain"), String(message.block ?? ""))
       : entries.check(message.job.lesson, message.job.source, message.job.checks, message.job.starter,
                       message.job.filename, message.job.timeout, stopReason, message.job.reference,
                       message.job.ownStarter ?? "");

@@ -187,3 +187,20 @@ def test_the_layout_library_stays_out_of_the_pages_bundle():
 
     assert marker in bundle("worker.js")
     assert marker not in bundle("app.js")
+
+
+def test_a_whole_forward_pass_folds_into_blocks_that_open_on_demand(server, page: Page):
+    """7.7's demo ends on the loss of a train2 step: tens of thousands of nodes."""
+    run_and_open_graph(page, server.url, "7.7", solution("7.7"))
+    blocks = page.locator("[data-graph-blocks]")
+    expect(blocks).to_contain_text("It folds into blocks")
+    names = [b.split(" · ")[0] for b in blocks.locator("button").all_inner_texts()]
+    assert names[0] == "nearest loss" and {"wte", "mlp_fc1", "mlp_fc2"} <= set(names), names
+    expect(page.locator(".graph-node")).to_have_count(500)
+    blocks.get_by_role("button", name=re.compile(r"^mlp_fc1 · ")).click()
+    expect(page.locator("[data-graph-status]")).to_contain_text("the block mlp_fc1 of loss", timeout=60_000)
+    fc1 = blocks.get_by_role("button", name=re.compile(r"^mlp_fc1 · "))
+    expect(fc1).to_have_attribute("aria-pressed", "true")
+    titles = " ".join(page.locator(".graph-title").all_text_contents())
+    assert "relu" in titles and "log" not in titles  # the MLP's first layer, not the loss
+    shoot(page, "graph-7.7-block")

@@ -519,7 +519,8 @@ def cmd_graph(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="linebyline-graph-") as scratch:
         results = Path(scratch) / "graph.json"
         done = subprocess.run([sys.executable, "-m", "linebyline.terminal.graph_child", path.name,
-                               args.value or "", rule, str(results)], cwd=folder, env=env)
+                               args.value or "", rule, args.block or "", str(results)],
+                              cwd=folder, env=env)
         if not results.is_file():
             print(f"{path}: Python ended (exit code {done.returncode}) before your Values could be "
                   "read, so nothing was drawn.", file=sys.stderr)
@@ -1040,12 +1041,17 @@ def _add_checking_commands(commands) -> None:
         "a grad replaced instead of added, a wrong amount, or a node that hands its grad on "
         "before the nodes made from it, is printed with its line, and a node whose grad ends "
         "wrong is outlined in red. Up to 500 nodes are drawn; a bigger graph shows the 500 "
-        "nearest the Value, each marked with how many below it are not drawn. Exit code: 0 "
+        "nearest the Value, each marked with how many below it are not drawn, and lists its "
+        "blocks (the embedding, attention, the MLP, the loss ...), each named by the weights "
+        "it uses last, which --block draws one at a time. Exit code: 0 "
         "when the file was written, 1 when there was nothing to draw, 2 for a usage error.")
     graph.add_argument("file", help="your Python file")
     graph.add_argument("--value", metavar="NAME",
                        help="the top-level name of the Value to draw (default: the last Value no "
                        "other named Value was made from, such as the loss)")
+    graph.add_argument("--block", metavar="NAME",
+                       help="of a graph too big to draw, the block to draw: the nodes computed "
+                       "last from one matrix of weights (the command lists them)")
     graph.add_argument("--dot", action="store_true", help="write DOT (Graphviz) instead of SVG")
     graph.add_argument("--output", "-o", metavar="PATH",
                        help="where to write it (default: FILE's name with .graph.svg, or .graph.dot)")

@@ -11,11 +11,12 @@ Afterwards the class and every grad are put back exactly as the learner's run le
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 STEP_LIMIT = 2000  # writes kept for the step-through; the rest are only counted
 _MISSING = object()
+Words = Callable[[], str]
 
 
 def _num(x: Any) -> float | None:
@@ -110,9 +111,10 @@ class _Recorder:
         self.received: dict[int, set[int]] = {}
         self.started: set[int] = set()
         self.order: list[int] | None = None
+        self.marked = 0  # writes marked wrong, drawn or not
 
     def label(self, node: Any) -> str:
-        return self.labels.get(id(node), "a node below the ones drawn")
+        return self.labels.get(id(node), "a node not drawn here")
 
     def grad(self, node: Any) -> float | None:
         slot = self.slots.get(type(node))
@@ -126,6 +128,7 @@ class _Recorder:
             self.order = self._learners_order(frame)
         giver = self._giver(obj, frame)
         mark, words, add = self._judge(obj, _num(before), _num(after), giver)
+        self.marked += bool(mark)
         if giver is not None:
             self.received.setdefault(id(obj), set()).add(id(giver))
         if len(self.steps) < STEP_LIMIT and (id(obj) in self.index or mark):
@@ -134,7 +137,7 @@ class _Recorder:
                 "to": self.index.get(id(obj)), "from": None if giver is None else self.index.get(id(giver)),
                 "before": _num(before), "after": _num(after), "add": add,
                 "line": frame.f_lineno if code.co_filename == self.filename else None,
-                "mark": mark, "words": words,
+                "mark": mark, "words": words(),  # put in words only for a step that is kept
             })
 
     def _giver(self, obj: Any, frame: Any) -> Any:
@@ -160,26 +163,29 @@ class _Recorder:
         return [self.index[id(node)] for node in best if id(node) in self.index]
 
     def _judge(self, obj: Any, before: float | None, after: float | None, giver: Any
-               ) -> tuple[str, str, float | None]:
+               ) -> tuple[str, Words, float | None]:
+        """The step's mark, its words (a function: most writes of a big graph are never shown,
+        and formatting their numbers was most of a replay's time) and what it should add."""
         name = self.label(obj)
         if giver is None:
             if obj is self.root:
                 if _close(after, 1.0):
-                    return "", f"backward() starts at {name}: its grad is 1.", 1.0
-                return "start", (f"backward() set {_grad_of(name)} to {_fmt(after)}, but the Value it is "
-                                 f"called on must start at 1 (it moves exactly as fast as itself)."), 1.0
+                    return "", lambda: f"backward() starts at {name}: its grad is 1.", 1.0
+                return "start", lambda: (f"backward() set {_grad_of(name)} to {_fmt(after)}, but the Value "
+                                         f"it is called on must start at 1 (it moves exactly as fast as "
+                                         f"itself)."), 1.0
             if after == 0:
-                return "", f"{_grad_of(name)} is set to 0 before the walk.", None
-            return "outside", (f"{_grad_of(name)} was set to {_fmt(after)} by no node made from it: "
-                               f"only the nodes that use {name} should hand it a grad."), None
-        words, add = self._share(obj, giver)
-        mark, text = self._amount(name, self.label(giver), before, after, add, words)
+                return "", lambda: f"{_grad_of(name)} is set to 0 before the walk.", None
+            return "outside", lambda: (f"{_grad_of(name)} was set to {_fmt(after)} by no node made from "
+                                       f"it: only the nodes that use {name} should hand it a grad."), None
+        share, add = self._share(obj, giver)
+        mark, text = self._amount(name, self.label(giver), before, after, add, share)
         early = self._early(giver)
         if early and not mark:
             return "early", early, add
-        return mark, text + (f" {early}" if early else ""), add
+        return mark, (lambda: text() + (f" {early()}" if early else "")), add
 
-    def _share(self, obj: Any, giver: Any) -> tuple[str, float | None]:
+    def _share(self, obj: Any, giver: Any) -> tuple[Words, float | None]:
         """What the giver should hand obj now, and that sum in words."""
         kids = _kids(giver)
         places = [i for i, kid in enumerate(kids) if kid is obj]
@@ -188,43 +194,46 @@ class _Recorder:
         grad = self.grad(giver)
         giver_name = self.label(giver)
         if self.rule == "paths":
-            return f"its count of paths, {_fmt(grad)}", grad
+            return (lambda: f"its count of paths, {_fmt(grad)}"), grad
         local_grads = getattr(giver, "_local_grads", None)
         if not places or not isinstance(local_grads, (tuple, list)) or len(local_grads) != len(kids):
-            return "", None
+            return (lambda: ""), None
         local = _num(local_grads[places[turn % len(places)]])
         if local is None or grad is None:
-            return "", None
-        return (f"local grad {_fmt(local)} × {_grad_of(giver_name)} {_fmt(grad)} = {_fmt(local * grad)}",
-                local * grad)
+            return (lambda: ""), None
+        return (lambda: f"local grad {_fmt(local)} × {_grad_of(giver_name)} {_fmt(grad)} = "
+                        f"{_fmt(local * grad)}"), local * grad
 
     @staticmethod
     def _amount(name: str, giver: str, before: float | None, after: float | None, add: float | None,
-                share: str) -> tuple[str, str]:
+                share: Words) -> tuple[str, Words]:
         grad = _grad_of(name)
         if add is None or before is None:
-            return "", f"{giver} hands {name} a grad: it is now {_fmt(after)}."
+            return "", lambda: f"{giver} hands {name} a grad: it is now {_fmt(after)}."
         if _close(after, before + add):
-            return "", f"{giver} adds {share} to {grad}: {_fmt(before)} + {_fmt(add)} = {_fmt(after)}."
+            return "", lambda: (f"{giver} adds {share()} to {grad}: {_fmt(before)} + {_fmt(add)} = "
+                                f"{_fmt(after)}.")
         if before != 0 and _close(after, add):
-            return "replaced", (f"{grad} already held {_fmt(before)} from another path, and this step "
-                                f"replaced it with {_fmt(after)}. It should add: {_fmt(before)} + "
-                                f"{_fmt(add)} = {_fmt(before + add)}. Write += so that every path's share "
-                                f"adds up.")
-        return "amount", (f"{giver} handed {name} {_fmt((after or 0) - before)}, but its share is {share}: "
-                          f"{grad} should have become {_fmt(before + add)}, not {_fmt(after)}.")
+            return "replaced", lambda: (f"{grad} already held {_fmt(before)} from another path, and this "
+                                        f"step replaced it with {_fmt(after)}. It should add: "
+                                        f"{_fmt(before)} + {_fmt(add)} = {_fmt(before + add)}. Write += so "
+                                        f"that every path's share adds up.")
+        return "amount", lambda: (f"{giver} handed {name} {_fmt((after or 0) - before)}, but its share is "
+                                  f"{share()}: {grad} should have become {_fmt(before + add)}, not "
+                                  f"{_fmt(after)}.")
 
-    def _early(self, giver: Any) -> str:
+    def _early(self, giver: Any) -> Words | None:
         if id(giver) in self.started:
-            return ""
+            return None
         self.started.add(id(giver))
         waiting = [user for user in self.users.get(id(giver), [])
                    if id(user) not in self.received.get(id(giver), set())]
         if not waiting:
-            return ""
-        return (f"{self.label(giver)} handed its grad on before {self.label(waiting[0])}, which uses it, "
-                f"had handed it its share: its grad was not finished yet. Walk the nodes so that each comes "
-                f"after every node made from it (the reversed topological order).")
+            return None
+        return lambda: (f"{self.label(giver)} handed its grad on before {self.label(waiting[0])}, which "
+                        f"uses it, had handed it its share: its grad was not finished yet. Walk the nodes "
+                        f"so that each comes after every node made from it (the reversed topological "
+                        f"order).")
 
 
 def _reference(root: Any, order: list[Any], rule: str) -> dict[int, float] | None:
@@ -301,6 +310,7 @@ def _result(recorder: _Recorder, root: Any, order: list[Any], index: Mapping[int
                 wrong.append({"id": index[id(node)], "got": finals[id(node)], "want": reference[id(node)]})
     return {
         "available": True, "rule": rule, "steps": recorder.steps, "writes": recorder.writes,
+        "marked": recorder.marked,
         "finals": {index[k]: v for k, v in finals.items() if k in index},
         "order": recorder.order or [], "error": error, "wrong": wrong,
         "reference": None if reference is None

@@ -65,12 +65,13 @@ def _entries(evaluate_json=seal.evaluate_json, to_json=seal.to_json, run_program
             put_back()
         return to_json({"status": outcome.status, "line": outcome.line})
 
-    def graph(name: str, rule: str) -> str:
+    def graph(name: str, rule: str, block: str = "") -> str:
         """The graph of a Value the last Build run made, with its backward() replayed (graph.py)."""
         sys.stdin = Text()
         try:
             # Numbers with fractions: the checks' own to_json writes none, by design.
-            return dumps(describe(kept["namespace"], name, rule, kept["filename"]), allow_nan=False)
+            return dumps(describe(kept["namespace"], name, rule, kept["filename"], block=block),
+                         allow_nan=False)
         except Exception as error:  # the learner's objects answer attribute reads with their own code
             return to_json({"error": f"Your Values could not be read: {type(error).__name__}: {error}",
                             "names": []})

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .backward_replay import replay
+from .graph_blocks import blocks, sources, summary, tops
 
 LIMIT = 500  # nodes drawn one by one; a bigger graph shows these (nearest the top) and folds the rest
 LIST_LIMIT = 64  # items of a list drawn as a picture
@@ -123,27 +124,37 @@ def names_in(namespace: Mapping[str, Any]) -> dict[int, str]:
     return names
 
 
-def _shown(order: list[Any], root: Any, limit: int) -> set[int]:
-    """The ids of the nodes drawn: all of them, or the `limit` nearest the root (breadth first)."""
-    if len(order) <= limit:
-        return {id(node) for node in order}
-    shown = {id(root)}
-    queue = [root]
-    for node in queue:
-        for kid in children_of(node) or ():
-            if len(shown) >= limit:
-                return shown
-            if id(kid) not in shown and is_value(kid):
-                shown.add(id(kid))
-                queue.append(kid)
+def _shown(order: list[Any], starts: list[Any], limit: int, within: set[int] | None = None
+           ) -> set[int]:
+    """The ids of the nodes drawn: all of them (of those ``within`` a block, if given), or the
+    `limit` nearest the starts: breadth first below the first start, then below the next (a
+    block's many tops, one whole part at a time rather than a row of disconnected tops)."""
+    members = [node for node in order if within is None or id(node) in within]
+    if len(members) <= limit:
+        return {id(node) for node in members}
+    shown: set[int] = set()
+    for start in starts:
+        if id(start) in shown:
+            continue
+        shown.add(id(start))
+        queue = [start]
+        for node in queue:
+            for kid in children_of(node) or ():
+                if len(shown) >= limit:
+                    return shown
+                if id(kid) not in shown and is_value(kid) and (within is None or id(kid) in within):
+                    shown.add(id(kid))
+                    queue.append(kid)
     return shown
 
 
-def graph(root: Any, order: list[Any], names: Mapping[int, str], limit: int = LIMIT
-          ) -> tuple[dict[str, Any], dict[int, int], dict[int, str]]:
+def graph(root: Any, order: list[Any], names: Mapping[int, str], limit: int = LIMIT,
+          within: set[int] | None = None) -> tuple[dict[str, Any], dict[int, int], dict[int, str]]:
     """The nodes (children before the nodes made from them) and edges, as JSON-ready data, with
     each drawn node's number and the words that name it (keyed by the object's id)."""
-    shown = _shown(order, root, limit)
+    # A block's drawing starts from its tops, the one computed last first (the drawing's root).
+    starts = list(reversed(tops(order, within, children_of))) if within else [root]
+    shown = _shown(order, starts, limit, within)
     index = {id(node): i for i, node in enumerate(n for n in order if id(n) in shown)}
     below = _hidden_below(order, shown)
     nodes = []
@@ -162,7 +173,8 @@ def graph(root: Any, order: list[Any], names: Mapping[int, str], limit: int = LI
             "folded": below.get(id(node), 0),
         })
         labels[id(node)] = label(nodes[-1])
-    return {"nodes": nodes, "total": len(order), "root": index[id(root)]}, index, labels
+    total = len(order) if within is None else len(within)
+    return {"nodes": nodes, "total": total, "root": index[id(root)]}, index, labels
 
 
 def label(node: Mapping[str, Any]) -> str:
@@ -218,9 +230,10 @@ def candidates(namespace: Mapping[str, Any]) -> list[str]:
 
 
 def describe(namespace: Mapping[str, Any], name: str = "", rule: str = "chain",
-             filename: str = "", limit: int = LIMIT) -> dict[str, Any]:
+             filename: str = "", limit: int = LIMIT, block: str = "") -> dict[str, Any]:
     """What the Graph tab and `linebyline graph` draw for the value called ``name`` (by default
-    the last Value, or else the last drawable list, the file's top level binds)."""
+    the last Value, or else the last drawable list, the file's top level binds). A graph of more
+    than ``limit`` nodes also lists its blocks (graph_blocks.py); ``block`` draws one of them."""
     offered = candidates(namespace)
     if not offered:
         return {"error": "Your file's top level holds no Value and no list of numbers to draw. "
@@ -235,7 +248,18 @@ def describe(namespace: Mapping[str, Any], name: str = "", rule: str = "chain",
         result["picture"] = picture(obj)
         return result
     order = walk(obj)
-    result["graph"], index, labels = graph(obj, order, names_in(namespace), limit)
+    top, within = obj, None
+    if len(order) > limit:
+        block_of, names = blocks(order, children_of, sources(namespace, is_value))
+        result["blocks"] = summary(order, block_of, names)
+        if block:
+            within = {id(node) for node in order if block_of[id(node)] == block}
+            if not within:
+                listed = ", ".join(b["name"] for b in result["blocks"])
+                return {**result, "error": f"{chosen}'s graph has no block {block}: it has {listed}."}
+            top = tops(order, within, children_of)[-1]
+            result["block"] = block
+    result["graph"], index, labels = graph(top, order, names_in(namespace), limit, within)
     result["backward"] = backward = replay(obj, order, index, labels, rule, filename)
     # Each node shows the grad the learner's backward() gives it when called on this Value (the
     # run may have called it on another, or not at all): the step-through ends on the same.

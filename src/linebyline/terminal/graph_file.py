@@ -160,13 +160,20 @@ def report(result: Mapping[str, Any], out: Path, kind: str) -> int:
     graph, backward = result["graph"], result["backward"]
     drawn = f"{len(graph['nodes'])} of its {graph['total']} nodes" \
         if graph["total"] > len(graph["nodes"]) else f"{graph['total']} nodes"
-    print(f"Wrote {out}: the graph of {result['name']}, {drawn}.")
+    where = f"the block {result['block']} of {result['name']}" if result.get("block") else result["name"]
+    print(f"Wrote {out}: the graph of {where}, {drawn}.")
+    if result.get("blocks"):
+        listed = ", ".join(f"{b['name']} ({b['count']:,})" for b in result["blocks"])
+        print(f"Its blocks, each named by the weights its part uses last: {listed}. "
+              "--block NAME draws one.")
     if not backward["available"]:
         print(backward["why"])
         return 0
     marked = [step for step in backward["steps"] if step["mark"]]
+    if backward["marked"] > len(marked):
+        print(f"{backward['marked']} steps are marked wrong; {len(marked)} of them on the nodes drawn:")
     rule = "counting paths" if backward["rule"] == "paths" else "the chain rule"
-    if not marked and not backward["wrong"] and not backward["error"]:
+    if not backward["marked"] and not backward["wrong"] and not backward["error"]:
         print(f"Your backward() wrote a grad {backward['writes']} times: every step agrees with {rule}.")
     for step in marked[:MARKS_SHOWN]:
         where = f"line {step['line']}: " if step["line"] else ""
