@@ -138,7 +138,9 @@ function stepper(parts: GraphParts, graph: ValueGraph, backward: Backward, drawi
 }
 
 /** Arrow keys walk the drawn nodes in the order drawn; each one's values are read out. */
-function keyboard(parts: GraphParts, graph: ValueGraph, drawing: SVGSVGElement, showing: Showing): void {
+function keyboard(parts: GraphParts, graph: ValueGraph, drawing: SVGSVGElement, showing: Showing,
+                  sortOrder: number[]): void {
+  const place = new Map(sortOrder.map((id, i) => [id, i]));
   let at = graph.root;
   const focus = (id: number): void => {
     at = id;
@@ -147,7 +149,8 @@ function keyboard(parts: GraphParts, graph: ValueGraph, drawing: SVGSVGElement, 
     element?.classList.add("graph-focus");
     element?.scrollIntoView({ block: "nearest", inline: "nearest" });
     const node = graph.nodes[id];
-    parts.node.textContent = nodeWords(node, showing.grads.has(id) ? showing.grads.get(id)! : node.grad, graph);
+    parts.node.textContent = nodeWords(node, showing.grads.has(id) ? showing.grads.get(id)! : node.grad, graph,
+                                       place.get(id) ?? -1, sortOrder.length);
   };
   parts.canvas.onkeydown = (event) => {
     const moves: Record<string, number> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
@@ -215,7 +218,7 @@ function showResult(parts: GraphParts, result: GraphResult, markLine: (line: num
     : `${graph.total} node${graph.total === 1 ? "" : "s"}`;
   say(parts.status, `${where}: ${drawn}. ${summary(backward, graph)} Arrow keys in the drawing read out each node.`);
   const showing: Showing = { grads: new Map() };
-  keyboard(parts, graph, drawing, showing);
+  keyboard(parts, graph, drawing, showing, backward.available ? backward.order : []);
   if (backward.available) stepper(parts, graph, backward, drawing, showing, markLine);
 }
 

@@ -24,12 +24,13 @@ export function nodeTitle(node: GraphNode): string {
 }
 
 /** The node read out in words, for the keyboard and screen readers. */
-export function nodeWords(node: GraphNode, grad: number | null, graph: ValueGraph): string {
+export function nodeWords(node: GraphNode, grad: number | null, graph: ValueGraph, place = -1, sorted = 0): string {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const kids = node.children.map((child, i) => `${nodeTitle(byId.get(child)!)} (local grad ${shown(node.local[i] ?? null)})`);
   const made = kids.length ? `made from ${kids.join(" and ")}` : "a leaf: made from no other Value";
   const folded = node.folded ? `; ${node.folded} more below it, not drawn` : "";
-  return `${nodeTitle(node)}: data ${shown(node.data)}, grad ${shown(grad)}; ${made}${folded}.`;
+  const sort = place >= 0 ? `; number ${place + 1} of ${sorted} in your topological sort` : "";
+  return `${nodeTitle(node)}: data ${shown(node.data)}, grad ${shown(grad)}; ${made}${folded}${sort}.`;
 }
 
 function path(points: Placed[]): string {

@@ -130,6 +130,7 @@ def test_the_drawing_is_read_out_by_keyboard_and_passes_axe(server, page: Page):
     expect(words).to_contain_text("y (+): data 12, grad 1; made from")
     page.keyboard.press("Home")
     expect(words).to_contain_text("x: data 3, grad 7; a leaf")
+    expect(words).to_contain_text("number 1 of 3 in your topological sort")  # their own order list
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         assert axe_violations(page, "#build") == [], scheme

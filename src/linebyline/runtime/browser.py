@@ -75,6 +75,9 @@ def _entries(evaluate_json=seal.evaluate_json, to_json=seal.to_json, run_program
         except Exception as error:  # the learner's objects answer attribute reads with their own code
             return to_json({"error": f"Your Values could not be read: {type(error).__name__}: {error}",
                             "names": []})
+        except KeyboardInterrupt:  # the page's time limit: their backward() never ended
+            return to_json({"error": "Drawing stopped: running your backward() again took longer than "
+                                     "the time limit. Does it end? Run your file to see.", "names": []})
         finally:
             put_back()
 
