@@ -146,6 +146,16 @@ def test_demo_checks_work_out_train0s_names_on_their_own(in_learner_folder):
         f"The 20 invented names, from {printed[0]!r} to {printed[-1]!r}.")
 
 
+def test_another_names_file_says_input_txt_was_right_only_when_it_was(in_learner_folder):
+    """The raw list printed is wrong on input.txt too: the last check must not call it right."""
+    solution = lesson("1.1").exercise.solution
+    line = "    print(f\"sample {sample + 1:2d}: {''.join(name)}\")\n"
+    assert line in solution
+    said = {c.name: c.message for c in run("1.1", solution.replace(line, "    print(name)\n")).checks}
+    other = said["the names of another names file"]
+    assert "your names were right" not in other and "one name per line, as the checks above say" in other
+
+
 def test_the_seed_check_names_the_seed_that_was_used(in_learner_folder):
     solution = lesson("1.2").exercise.solution
     for seed in (0, 7, 123, 1000):

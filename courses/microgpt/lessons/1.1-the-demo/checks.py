@@ -183,5 +183,9 @@ def _(code):
         fail(f"{seen} Those are the names train0 invents from input.txt: your line prints the "
              f"same names whatever the data, so they do not come from `name`. Print what `name` "
              f"holds once the sample is done, glued into one word.", fix=JOIN_FIX)
-    fail(f"{seen} On input.txt your names were right; on these names they are not. Print what "
-         f"`name` holds once the sample is done, glued into one word.", fix=JOIN_FIX)
+    if _agrees(_sample_lines(code) or [], bundled):
+        fail(f"{seen} On input.txt your names were right; on these names they are not. Print "
+             f"what `name` holds once the sample is done, glued into one word.", fix=JOIN_FIX)
+    # Said only when it was so: a line wrong on input.txt too has its message in the checks above.
+    fail(f"{seen} Print what `name` holds once the sample is done, glued into one word: one name "
+         f"per line, as the checks above say.", fix=JOIN_FIX)
