@@ -230,5 +230,11 @@ def _(code):
              f"longer name is scored on its first {block_size} pairs only. No name of input.txt "
              f"has more than {max(map(len, _model()['docs']))} letters, so the cap never showed "
              f"there.", fix=N_FIX)
+    if got[step] == f"{sum(surprises) / block_size:.4f}":
+        # n is capped, yet the loop walks every pair: the fix is the loop, not the n line.
+        fail(f"{seen} That is all {len(surprises)} surprises added up and divided by block_size = "
+             f"{block_size}: n is capped, but the loop still walks every pair of the name. The "
+             f"loop must stop after n pairs too, so that the mean is over the pairs it adds.",
+             fix=SURPRISE_FIX)
     fail(f"{seen} A name longer than block_size is scored on its first {block_size} pairs: n "
          f"is the number of pairs, but never more than block_size.", fix=N_FIX)
