@@ -67,12 +67,9 @@ def _taught_twice(course: Course) -> list[str]:
             for pair, lines in twice.items()]
 
 
-def lint_course(course: Course, require_full_coverage: bool = False,
-                only: list[str] | None = None, strict: bool = False) -> CourseReport:
-    """Prove every lesson (or only the lessons numbered in ``only``); with ``strict``, a lesson
-    that falls short of the lesson standard fails too."""
+def _script_problems(course: Course) -> list[str]:
+    """Each module's training script has the one step count and loop the widgets cut short."""
     problems = []
-    standard = []
     for module in course.modules:
         script = course.path / module.script
         text = script.read_text(encoding="utf-8")
@@ -81,6 +78,28 @@ def lint_course(course: Course, require_full_coverage: bool = False,
         if len(TRAINING_LOOP.findall(text)) != 1:
             problems.append(f"{script}: needs exactly one `for step in range(num_steps):` "
                             "training loop (train-run's first_steps stops it early)")
+    return problems
+
+
+def _prove(course: Course, lessons: list, recalls: list) -> list:
+    """Every lesson's and recall's proof, in the course's order."""
+    # The runs go to one worker process per core (proving.py); twice as many threads keep them
+    # busy while each thread reads a result. Reports stay in the course's order.
+    threads = 2 * (os.cpu_count() or 2)
+    with Prover() as prover, ThreadPoolExecutor(max_workers=threads) as pool:
+        # The recall exercises first: each runs a whole module's checks (the longest proofs),
+        # so started last they would leave the cores idle but one at the end.
+        recall_reports = [pool.submit(lint_recall, course, recall, prover) for recall in recalls]
+        reports = list(pool.map(lambda lesson: lint_lesson(course, lesson, prover), lessons))
+        return reports + [report.result() for report in recall_reports]
+
+
+def lint_course(course: Course, require_full_coverage: bool = False,
+                only: list[str] | None = None, strict: bool = False) -> CourseReport:
+    """Prove every lesson (or only the lessons numbered in ``only``); with ``strict``, a lesson
+    that falls short of the lesson standard fails too."""
+    problems = _script_problems(course)
+    standard = []
     uncovered = course.uncovered_lines()
     if require_full_coverage and uncovered:
         many = len(uncovered) != 1
@@ -101,17 +120,8 @@ def lint_course(course: Course, require_full_coverage: bool = False,
         answers = ", ".join(f"{a:g}" for a in computed.answers.values())
         notes.append(f"module {module.number} review: {plural(len(module.review.quiz), 'question')}"
                      + (f", predictions computed: {answers}" if answers else ""))
-    # Each proof runs child processes, so threads keep every core busy; reports stay in order.
     recalls = [recall for recall in course.recalls() if not only or recall.number in only]
-    # The runs go to one worker process per core (proving.py); twice as many threads keep them
-    # busy while each thread reads a result. Reports stay in the course's order.
-    threads = 2 * (os.cpu_count() or 2)
-    with Prover() as prover, ThreadPoolExecutor(max_workers=threads) as pool:
-        # The recall exercises first: each runs a whole module's checks (the longest proofs),
-        # so started last they would leave the cores idle but one at the end.
-        recall_reports = [pool.submit(lint_recall, course, recall, prover) for recall in recalls]
-        reports = list(pool.map(lambda lesson: lint_lesson(course, lesson, prover), lessons))
-        reports += [report.result() for report in recall_reports]
+    reports = _prove(course, lessons, recalls)
     if not only:
         missing = [module.number for module in course.modules
                    if module.lessons and (module.review is None or module.review.recall is None)]

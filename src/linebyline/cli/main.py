@@ -868,7 +868,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="linebyline",
         description="Build microgpt line by line: the course in your browser (`linebyline serve`), "
         "or the same lessons from a terminal: read (show), write (start, run), check (check, "
-        "watch), get help (hint, solution), answer (quiz), and follow your progress (lessons, "
+        "watch), see your Values and backward() drawn (graph), get help (hint, solution), answer "
+        "(quiz), and follow your progress (lessons, "
         "progress).",
         epilog="Start with `linebyline serve`, or `linebyline lessons` then `linebyline start 1.1`.",
     )
@@ -979,6 +980,36 @@ def _add_start_command(commands) -> None:
     start.set_defaults(run=cmd_start)
 
 
+def _add_graph_command(commands) -> None:
+    """graph: the learner's Values and backward() drawn as a file (the browser's Graph tab)."""
+    graph = commands.add_parser(
+        "graph", help="draw the graph of a Value your file makes, as an SVG (or DOT) file",
+        description="Run FILE as `run` does, then draw the graph of one Value it made: each node "
+        "with its operation, data and grad, each arrow with its local grad, the same drawing as "
+        "the browser's Graph tab. Your backward() is run again from zero grads, one write at a "
+        "time, and each write is held to the chain rule (counting paths, for module 3's files): "
+        "a grad replaced instead of added, a wrong amount, or a node that hands its grad on "
+        "before the nodes made from it, is printed with its line, and a node whose grad ends "
+        "wrong is outlined in red. Up to 500 nodes are drawn; a bigger graph shows the 500 "
+        "nearest the Value, each marked with how many below it are not drawn, and lists its "
+        "blocks (the embedding, attention, the MLP, the loss ...), each named by the weights "
+        "it uses last, which --block draws one at a time. Exit code: 0 "
+        "when the file was written, 1 when there was nothing to draw, 2 for a usage error.")
+    graph.add_argument("file", help="your Python file")
+    graph.add_argument("--value", metavar="NAME",
+                       help="the top-level name of the Value to draw (default: the last Value no "
+                       "other named Value was made from, such as the loss)")
+    graph.add_argument("--block", metavar="NAME",
+                       help="of a graph too big to draw, the block to draw: the nodes computed "
+                       "last from one matrix of weights (the command lists them)")
+    graph.add_argument("--dot", action="store_true", help="write DOT (Graphviz) instead of SVG")
+    graph.add_argument("--output", "-o", metavar="PATH",
+                       help="where to write it (default: FILE's name with .graph.svg, or .graph.dot)")
+    graph.add_argument("--rule", choices=("chain", "paths"),
+                       help="what backward() is held to (default: from the lesson the file is for)")
+    graph.set_defaults(run=cmd_graph)
+
+
 def _add_checking_commands(commands) -> None:
     """Checking and running the learner's file, and their progress: check, watch, run, progress."""
     check = commands.add_parser(
@@ -1031,33 +1062,7 @@ def _add_checking_commands(commands) -> None:
     run.add_argument("lesson", help=LESSON_HELP)
     run.add_argument("file", nargs="?", help="your Python file (default: the one `start` wrote)")
     run.set_defaults(run=cmd_run)
-
-    graph = commands.add_parser(
-        "graph", help="draw the graph of a Value your file makes, as an SVG (or DOT) file",
-        description="Run FILE as `run` does, then draw the graph of one Value it made: each node "
-        "with its operation, data and grad, each arrow with its local grad, the same drawing as "
-        "the browser's Graph tab. Your backward() is run again from zero grads, one write at a "
-        "time, and each write is held to the chain rule (counting paths, for module 3's files): "
-        "a grad replaced instead of added, a wrong amount, or a node that hands its grad on "
-        "before the nodes made from it, is printed with its line, and a node whose grad ends "
-        "wrong is outlined in red. Up to 500 nodes are drawn; a bigger graph shows the 500 "
-        "nearest the Value, each marked with how many below it are not drawn, and lists its "
-        "blocks (the embedding, attention, the MLP, the loss ...), each named by the weights "
-        "it uses last, which --block draws one at a time. Exit code: 0 "
-        "when the file was written, 1 when there was nothing to draw, 2 for a usage error.")
-    graph.add_argument("file", help="your Python file")
-    graph.add_argument("--value", metavar="NAME",
-                       help="the top-level name of the Value to draw (default: the last Value no "
-                       "other named Value was made from, such as the loss)")
-    graph.add_argument("--block", metavar="NAME",
-                       help="of a graph too big to draw, the block to draw: the nodes computed "
-                       "last from one matrix of weights (the command lists them)")
-    graph.add_argument("--dot", action="store_true", help="write DOT (Graphviz) instead of SVG")
-    graph.add_argument("--output", "-o", metavar="PATH",
-                       help="where to write it (default: FILE's name with .graph.svg, or .graph.dot)")
-    graph.add_argument("--rule", choices=("chain", "paths"),
-                       help="what backward() is held to (default: from the lesson the file is for)")
-    graph.set_defaults(run=cmd_graph)
+    _add_graph_command(commands)
 
     progress = commands.add_parser(
         "progress", help="your progress: a summary, export, import, sync",
