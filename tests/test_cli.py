@@ -304,3 +304,34 @@ def test_a_command_like_no_other_gets_no_guess():
     done = run_cli("zzz")
     assert done.returncode == 2 and "invalid choice: 'zzz'" in done.stderr
     assert "did you mean" not in done.stderr
+
+
+def test_check_all_checks_every_started_file_one_line_each_and_records_nothing(tmp_path, course,
+                                                                             learner_folders):
+    assert run_cli("start", "1.1", cwd=tmp_path).returncode == 0
+    assert run_cli("start", "2.3", cwd=tmp_path).returncode == 0
+    folder = tmp_path / "microgpt"
+    passing = folder / "1.2-imports-and-the-seed" / course.lesson("1.2").exercise.filename
+    passing.parent.mkdir(parents=True)
+    passing.write_text(course.lesson("1.2").exercise.solution, encoding="utf-8")
+    loss = folder / "2.3-loss-as-surprise" / "loss.py"
+    loss.write_text(course.lesson("2.3").exercise.solution.replace(
+        "for pos in range(n):", "for pos in range(len(tokens) - 1):"), encoding="utf-8")
+    done = run_cli("check", "--all", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr  # a started file does not pass
+    numbers = [item.number for item in [*course.lessons(), *course.recalls()]]
+    lines = {line.split()[0]: line for line in done.stdout.splitlines()
+             if line.split() and line.split()[0] in numbers}
+    assert lines["1.1"].endswith("the starter, untouched")
+    assert lines["1.2"].endswith("✓ 3 / 3 checks pass")
+    assert "✗ 4 / 5: first not passing, 'a name longer than block_size" in lines["2.3"]
+    assert lines["1.3"].endswith("not started") and lines["review-12"].endswith("not started")
+    assert list(lines) == numbers
+    assert done.stdout.splitlines()[-1].startswith("1 of 3 files you started pass")
+    as_json = json.loads(run_cli("check", "--all", "--json", cwd=tmp_path).stdout)
+    assert [row["status"] for row in as_json[:3]] == ["not-attempted", "pass", "not-started"]
+    # A look over the work, not 78 attempts: the progress shows no check of any lesson.
+    progress = json.loads(run_cli("progress", "--export", "-", cwd=tmp_path).stdout or "{}")
+    assert all(not lesson.get("checks") for lesson in progress.get("lessons", {}).values())
+    both = run_cli("check", "1.1", "--all", cwd=tmp_path)
+    assert both.returncode == 2 and "give no lesson number with it" in both.stderr

@@ -327,9 +327,14 @@ def cmd_check(args: argparse.Namespace) -> int:
         except SandboxUnavailable as error:
             raise UsageError(str(error)) from None
         return 0
+    if args.all:
+        if args.lesson is not None:
+            raise UsageError("--all checks every lesson's file where `start` put it: give no lesson "
+                             "number with it")
+        return _check_all(args, _course(args.course))
     if args.lesson is None:
         raise UsageError("needs a lesson number (and your file), e.g. `linebyline check 7.5 "
-                         "backward.py` (or --explain-sandbox)")
+                         "backward.py` (or --all, or --explain-sandbox)")
     course = _course(args.course)
     if _is_blank_page(course, args.lesson):
         return _check_blank_page(args, course)
@@ -337,6 +342,60 @@ def cmd_check(args: argparse.Namespace) -> int:
     path = Path(args.file) if args.file else _default_file(lesson, course, "check")
     result = check_once(args, course, lesson, path)
     return 0 if result.status == "pass" else 1
+
+
+def _check_all(args: argparse.Namespace, course: Course) -> int:
+    """Every lesson's and recall's file where `start` put it, checked, one line each, in course
+    order. Nothing is recorded: it is a look over your work, not an attempt at each lesson."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ..sandbox import SandboxUnavailable, check_source
+
+    items = list(course.lessons()) + list(course.recalls())
+
+    def one(item: Lesson | Recall) -> dict[str, Any]:
+        path = _lesson_folder(item, course) / item.exercise.filename
+        row: dict[str, Any] = {"lesson": item.number, "title": item.title, "file": str(path)}
+        if not path.is_file():
+            return {**row, "status": "not-started", "passed": 0, "total": 0, "failing": ""}
+        try:
+            result = check_source(item, _read_source(path), timeout=args.timeout,
+                                  memory_mb=args.memory)
+        except (UsageError, SandboxUnavailable) as error:
+            return {**row, "status": "error", "passed": 0, "total": 0, "failing": str(error)}
+        failing = next((c.name for c in result.checks if c.status != "pass"), "")
+        return {**row, "status": result.status, "failing": failing, "total": len(result.checks),
+                "passed": sum(c.status == "pass" for c in result.checks)}
+
+    rows = []
+    # Each check is a process of its own: one per core at a time, printed in course order.
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        for row in pool.map(one, items):
+            rows.append(row)
+            if not args.json:
+                print(_check_all_line(row), flush=True)
+    started = [row for row in rows if row["status"] != "not-started"]
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False))
+    else:
+        passing = sum(row["status"] == "pass" for row in started)
+        print(f"{passing} of {len(started)} files you started pass "
+              f"({len(rows) - len(started)} of {len(rows)} lessons and recalls not started).")
+    return 0 if all(row["status"] == "pass" for row in started) else 1
+
+
+def _check_all_line(row: dict[str, Any]) -> str:
+    title = row["title"] if len(row["title"]) <= 38 else row["title"][:37] + "…"
+    head = f"{row['lesson']:<10} {title:<38} "
+    if row["status"] == "not-started":
+        return head + "  not started"
+    if row["status"] == "pass":
+        return head + f"✓ {row['passed']} / {row['total']} checks pass"
+    if row["status"] == "not-attempted":
+        return head + "  the starter, untouched"
+    if row["status"] == "error" and not row["total"]:
+        return head + f"✗ {row['failing']}"
+    return head + f"✗ {row['passed']} / {row['total']}: first not passing, {row['failing']!r}"
 
 
 # --- the program from a blank page: the course's last recall ----------------------------------
@@ -1034,6 +1093,10 @@ def _add_checking_commands(commands) -> None:
     check.add_argument("lesson", nargs="?",
                        help=LESSON_HELP + ", or microgpt: the whole program from a blank page")
     check.add_argument("file", nargs="?", help="your Python file (default: the one `start` wrote)")
+    check.add_argument("--all", action="store_true",
+                       help="check every lesson's and recall's file where `start` put it, one "
+                       "line each in course order (nothing is recorded; exit code 1 when a file "
+                       "you started does not pass)")
     check.add_argument("--explain-sandbox", action="store_true",
                        help="say which protections your checks have on this machine (each way "
                        "is tried), then stop; LINEBYLINE_SANDBOX=auto|bwrap|namespaces|limits "
