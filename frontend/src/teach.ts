@@ -72,12 +72,22 @@ function draw(holder: HTMLElement, chart: Chart): uPlot {
   return new uPlot(options(chart, Math.max(280, holder.clientWidth)), data, holder);
 }
 
-/** Times are written in UTC by the server; the teacher reads them in their own time zone. */
+/** Times are written in UTC by the server; the teacher reads them in their own time zone, named
+ *  beside each time (the CSV files stay in UTC, and say so), with UTC on hover. */
 function localTimes(): void {
-  const format = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+  const format = new Intl.DateTimeFormat(undefined, {
+    weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
+  });
+  const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
   for (const time of document.querySelectorAll<HTMLTimeElement>("time[data-local]")) {
     const moment = new Date(time.dateTime);
-    if (!Number.isNaN(moment.getTime())) time.textContent = format.format(moment);
+    if (Number.isNaN(moment.getTime())) continue;
+    time.textContent = format.format(moment);
+    time.title = `${utc.format(moment)} UTC`;
+  }
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  for (const note of document.querySelectorAll<HTMLElement>("[data-time-zone]")) {
+    note.textContent = `Times on this page are in your time zone (${zone}); the CSV files give them in UTC.`;
   }
 }
 

@@ -194,6 +194,10 @@ def test_a_teacher_makes_a_class_a_learner_joins_works_and_the_teacher_sees_it(s
         expect(row.locator("[data-median]")).to_have_text("2")
         expect(desk.locator('[data-learner="lena"]')).to_be_visible()
         expect(desk.locator('[data-chart="funnel-7"] canvas')).to_have_count(1)  # drawn by uPlot
+        # The page's times are the teacher's own zone, named; the CSV files say they are in UTC.
+        zone = desk.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone")
+        expect(desk.locator("[data-time-zone]")).to_have_text(
+            f"Times on this page are in your time zone ({zone}); the CSV files give them in UTC.")
         passes_axe_and_fits_a_phone(desk)
 
         row.locator("a").click()

@@ -446,7 +446,7 @@ def test_the_grid_and_the_attempts_download_as_csv(people, activity):
     assert 'filename="thursday-evening-group-grid.csv"' in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     header = rows[0]
-    assert header[:5] == ["learner", "name", "in the class", "lessons done", "last active"]
+    assert header[:5] == ["learner", "name", "in the class", "lessons done", "last active (UTC)"]
     assert header[5:7] == ["1.1", "1.2"] and "7.5" in header
     lines = {line[0]: dict(zip(header, line)) for line in rows[1:]}
     assert lines["ada"]["7.5"] == "done" and lines["ada"]["name"] == "Ada"
@@ -454,6 +454,7 @@ def test_the_grid_and_the_attempts_download_as_csv(people, activity):
     attempts = teacher.get(f"/teach/classes/{activity.pk}/attempts.csv")
     table = list(csv.DictReader(io.StringIO(attempts.content.decode("utf-8-sig"))))
     adas = [line for line in table if line["learner"] == "ada"]
+    assert all(line["time (UTC)"].endswith("+00:00") for line in table)  # labelled, and so
     assert [line["what"] for line in adas][:4] == [
         "Started the exercise", "Checked: 3 of 4 checks pass", "Checked: 3 of 4 checks pass",
         "Checked: every check passes"]

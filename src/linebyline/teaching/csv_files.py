@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable
+from datetime import UTC
 from typing import Any
 
 from django.http import HttpResponse
@@ -29,7 +30,8 @@ def _safe(value: Any) -> Any:
 
 
 def _moment(value) -> str:
-    return value.isoformat(timespec="seconds") if value else ""
+    """A moment in UTC, as the column's heading says (the pages show the teacher's own zone)."""
+    return value.astimezone(UTC).isoformat(timespec="seconds") if value else ""
 
 
 def _response(name: str, rows: Iterable[list[Any]]) -> HttpResponse:
@@ -62,7 +64,7 @@ def _cell_text(cell: Cell | None) -> str:
 def grid_csv(scope: Scope, numbers: list[str], rows: list[dict]) -> HttpResponse:
     """One line per learner: who, lessons done, last active, then each lesson's state."""
     def lines():
-        yield ["learner", "name", "in the class", "lessons done", "last active", *numbers]
+        yield ["learner", "name", "in the class", "lessons done", "last active (UTC)", *numbers]
         for row in rows:
             member = row["member"]
             yield [member.name, member.full_name, _in_class(member), row["done"], _moment(row["last"]),
@@ -74,7 +76,7 @@ def attempts_csv(scope: Scope, members: list[Member]) -> HttpResponse:
     """One line per thing a learner did, in order: checked runs with the first failing check and
     its message, the later failing checks, and the code; hints, code-along, solution."""
     def lines():
-        yield ["learner", "lesson", "time", "what", "status", "attempt", "checks passed",
+        yield ["learner", "lesson", "time (UTC)", "what", "status", "attempt", "checks passed",
                "checks", "first failing check", "its message", "later failing checks", "hint", "code"]
         for member in members:
             attempts: dict[str, int] = {}
