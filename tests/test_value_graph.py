@@ -60,6 +60,8 @@ def test_a_correct_backward_replays_with_every_step_agreeing():
     assert [s["after"] for s in backward["steps"] if s["to"] == 0] == [1.0, 4.0, 7.0]  # 1 from y, 3 and 3
     assert all(s["line"] for s in backward["steps"])  # each write points at the learner's line
     assert backward["order"] == [0, 1, 2]  # their topological sort, read from their frame
+    # x * x hands x its grad twice, once along each arrow.
+    assert [s["slot"] for s in backward["steps"] if s["from"] == 1] == [0, 1]
     assert backward["reference"] == {"0": 7.0, "1": 1.0, "2": 1.0}
 
 

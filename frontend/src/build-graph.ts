@@ -12,7 +12,7 @@ import { setUsable } from "./usable";
 
 interface Step {
   to: number | null; from: number | null; before: number | null; after: number | null;
-  add: number | null; line: number | null; mark: string; words: string;
+  add: number | null; line: number | null; mark: string; words: string; slot: number | null;
 }
 interface Backward {
   available: boolean; why?: string; rule?: string; steps: Step[]; writes: number; marked: number; order: number[];
@@ -114,7 +114,8 @@ function stepper(parts: GraphParts, graph: ValueGraph, backward: Backward, drawi
     parts.slider.value = String(position);
     const step = position > 0 ? steps[position - 1] : null;
     const marks: NodeMarks = {
-      to: step?.to ?? null, from: step?.from ?? null, grads: gradsAfter(graph, steps, position),
+      to: step?.to ?? null, from: step?.from ?? null, slot: step?.slot ?? null,
+      grads: gradsAfter(graph, steps, position),
       wrong: position === steps.length ? wrongAtEnd : new Set(step?.mark && step.to !== null ? [step.to] : []),
     };
     applyMarks(drawing, graph, marks);

@@ -8,6 +8,8 @@ import "./widgets/shared/graph.css";
 export interface NodeMarks {
   /** The node the current step writes to, the one handing its grad on, and nodes marked wrong. */
   to: number | null; from: number | null; wrong: Set<number>;
+  /** Which of the giver's arrows the step travels (its child's slot), null for every arrow to `to`. */
+  slot?: number | null;
   /** Each node's grad as of the current step (the step-through's replay), by id. */
   grads: Map<number, number | null>;
 }
@@ -120,7 +122,7 @@ export function applyMarks(drawing: SVGSVGElement, graph: ValueGraph, marks: Nod
   if (marks.from === null || marks.to === null) return;
   const parent = graph.nodes[marks.from];
   parent?.children.forEach((child, slot) => {
-    if (child !== marks.to) return;
+    if (child !== marks.to || (marks.slot !== undefined && marks.slot !== null && slot !== marks.slot)) return;
     const edge = drawing.querySelector(`path[data-edge="${edgeKey(child, parent.id, slot)}"]`);
     edge?.classList.add("kit-hot");
     edge?.setAttribute("marker-end", "url(#graph-arrow-hot)");

@@ -92,6 +92,10 @@ def test_a_correct_backward_steps_through_with_no_wrong_step(server, page: Page,
     marked = page.locator(".cm-marked-line")
     expect(marked).to_have_count(1)
     assert marked.inner_text().strip() == solution(number).splitlines()[line - 1].strip()
+    # Each later step travels one arrow: x * x's two arrows to x light up one at a time.
+    for position in range(2, steps + 1):
+        slider.fill(str(position))
+        expect(page.locator(".kit-edge.kit-hot")).to_have_count(1)
     shoot(page, f"graph-{number}-right")
 
 

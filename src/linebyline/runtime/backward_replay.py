@@ -112,6 +112,7 @@ class _Recorder:
         self.started: set[int] = set()
         self.order: list[int] | None = None
         self.marked = 0  # writes marked wrong, drawn or not
+        self.slot: int | None = None
 
     def label(self, node: Any) -> str:
         return self.labels.get(id(node), "a node not drawn here")
@@ -127,6 +128,7 @@ class _Recorder:
         if self.order is None:
             self.order = self._learners_order(frame)
         giver = self._giver(obj, frame)
+        self.slot = None
         mark, words, add = self._judge(obj, _num(before), _num(after), giver)
         self.marked += bool(mark)
         if giver is not None:
@@ -138,6 +140,7 @@ class _Recorder:
                 "before": _num(before), "after": _num(after), "add": add,
                 "line": frame.f_lineno if code.co_filename == self.filename else None,
                 "mark": mark, "words": words(),  # put in words only for a step that is kept
+                "slot": self.slot,
             })
 
     def _giver(self, obj: Any, frame: Any) -> Any:
@@ -191,6 +194,8 @@ class _Recorder:
         places = [i for i, kid in enumerate(kids) if kid is obj]
         turn = self.handed.get((id(giver), id(obj)), 0)
         self.handed[(id(giver), id(obj))] = turn + 1
+        # Which of the giver's arrows this write travels (x * x hands x its grad twice).
+        self.slot = places[turn % len(places)] if places else None
         grad = self.grad(giver)
         giver_name = self.label(giver)
         if self.rule == "paths":
