@@ -217,3 +217,41 @@ def test_a_big_graph_folds_into_blocks_named_by_their_weights():
     assert not [s for s in head["backward"]["steps"] if s["mark"]] and head["backward"]["marked"] == 0
     unknown = describe(namespace, limit=20, block="attn")
     assert unknown["error"] == "loss's graph has no block attn: it has numbers, wte, mlp, head."
+
+
+def test_values_no_float_can_hold_a_class_without_grad_and_a_cycle_are_drawn_not_crashed():
+    class Big:
+        def __init__(self, data, children=()):
+            self.data, self.grad, self._children = data, 0, children
+            self._local_grads = tuple(1 for _ in children)
+
+        def backward(self):
+            self.grad = 1
+            for kid in self._children:
+                kid.grad += self.grad
+
+    huge, two = Big(10 ** 1000), Big(2.0)
+    result = describe({"huge": huge, "two": two, "top": Big(3.0, (huge, two))})
+    assert [n["data"] for n in result["graph"]["nodes"]] == [None, 2.0, 3.0]  # shown as no number
+
+    class NoGrad:
+        __slots__ = ("data", "_children")
+
+        def __init__(self, data, children=()):
+            self.data, self._children = data, children
+
+        def backward(self):
+            pass
+
+    result = describe({"x": NoGrad(1.0, (NoGrad(0.5),))})
+    assert result["backward"]["writes"] == 0 and "grad" not in NoGrad.__dict__
+
+    class Loop:  # a node that is its own child, and a backward() that never ends
+        def __init__(self):
+            self.data, self._children = 1.0, (self,)
+
+        def backward(self):
+            self.backward()
+
+    result = describe({"loop": Loop()})
+    assert result["graph"]["total"] == 1 and result["backward"]["error"].startswith("RecursionError")

@@ -22,7 +22,10 @@ Words = Callable[[], str]
 def _num(x: Any) -> float | None:
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         return None
-    return float(x)
+    try:
+        return float(x)
+    except OverflowError:
+        return None
 
 
 def _fmt(x: float | None) -> str:

@@ -37,7 +37,10 @@ def number(x: Any) -> float | None:
     """A plain float for JSON, None for what is no finite number."""
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         return None
-    x = float(x)
+    try:
+        x = float(x)
+    except OverflowError:  # an int too big for a float (10 ** 1000) is shown as no number
+        return None
     return x if math.isfinite(x) else None
 
 
