@@ -14,41 +14,24 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .value_nodes import children_of, close, number
+
 STEP_LIMIT = 2000  # writes kept for the step-through; the rest are only counted
 _MISSING = object()
 Words = Callable[[], str]
 
 
-def _num(x: Any) -> float | None:
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        return None
-    try:
-        return float(x)
-    except OverflowError:
-        return None
+def _children(node: Any) -> tuple[Any, ...]:
+    return children_of(node) or ()
 
 
 def _fmt(x: float | None) -> str:
     return "something that is not a number" if x is None else f"{x:.6g}"
 
 
-def _close(a: float | None, b: float | None) -> bool:
-    if a is None or b is None:
-        return False
-    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
-
-
 def _grad_of(name: str) -> str:
     """x.grad for a node the file names, "the grad of the * node #4" for one it does not."""
     return f"{name}.grad" if name.isidentifier() else f"the grad of {name}"
-
-
-def _kids(node: Any) -> tuple[Any, ...]:
-    for name in ("_children", "_prev"):
-        kids = getattr(node, name, None)
-        if isinstance(kids, (tuple, list, set, frozenset)):
-            return tuple(kids)
-    return ()
 
 
 class _GradSlot:
@@ -104,7 +87,7 @@ class _Recorder:
         self.members = {id(node): node for node in order}
         self.users: dict[int, list[Any]] = {id(node): [] for node in order}
         for node in order:
-            for kid in _kids(node):
+            for kid in _children(node):
                 if id(kid) in self.users and node not in self.users[id(kid)]:
                     self.users[id(kid)].append(node)
         self.slots: dict[type, _GradSlot] = {}
@@ -122,7 +105,7 @@ class _Recorder:
 
     def grad(self, node: Any) -> float | None:
         slot = self.slots.get(type(node))
-        return _num(slot.peek(node)) if slot else None
+        return number(slot.peek(node)) if slot else None
 
     def wrote(self, obj: Any, before: Any, after: Any, frame: Any) -> None:
         if id(obj) not in self.members:
@@ -132,7 +115,7 @@ class _Recorder:
             self.order = self._learners_order(frame)
         giver = self._giver(obj, frame)
         self.slot = None
-        mark, words, add = self._judge(obj, _num(before), _num(after), giver)
+        mark, words, add = self._judge(obj, number(before), number(after), giver)
         self.marked += bool(mark)
         if giver is not None:
             self.received.setdefault(id(obj), set()).add(id(giver))
@@ -140,7 +123,7 @@ class _Recorder:
             code = frame.f_code
             self.steps.append({
                 "to": self.index.get(id(obj)), "from": None if giver is None else self.index.get(id(giver)),
-                "before": _num(before), "after": _num(after), "add": add,
+                "before": number(before), "after": number(after), "add": add,
                 "line": frame.f_lineno if code.co_filename == self.filename else None,
                 "mark": mark, "words": words(),  # put in words only for a step that is kept
                 "slot": self.slot,
@@ -151,7 +134,7 @@ class _Recorder:
         last such local wins: the loop's node comes after backward()'s own self, which (as the
         root) has many children too."""
         for value in reversed(list(frame.f_locals.values())):
-            if value is not obj and id(value) in self.members and any(k is obj for k in _kids(value)):
+            if value is not obj and id(value) in self.members and any(k is obj for k in _children(value)):
                 return value
         return None
 
@@ -175,7 +158,7 @@ class _Recorder:
         name = self.label(obj)
         if giver is None:
             if obj is self.root:
-                if _close(after, 1.0):
+                if close(after, 1.0):
                     return "", lambda: f"backward() starts at {name}: its grad is 1.", 1.0
                 return "start", lambda: (f"backward() set {_grad_of(name)} to {_fmt(after)}, but the Value "
                                          f"it is called on must start at 1 (it moves exactly as fast as "
@@ -193,7 +176,7 @@ class _Recorder:
 
     def _share(self, obj: Any, giver: Any) -> tuple[Words, float | None]:
         """What the giver should hand obj now, and that sum in words."""
-        kids = _kids(giver)
+        kids = _children(giver)
         places = [i for i, kid in enumerate(kids) if kid is obj]
         turn = self.handed.get((id(giver), id(obj)), 0)
         self.handed[(id(giver), id(obj))] = turn + 1
@@ -206,7 +189,7 @@ class _Recorder:
         local_grads = getattr(giver, "_local_grads", None)
         if not places or not isinstance(local_grads, (tuple, list)) or len(local_grads) != len(kids):
             return (lambda: ""), None
-        local = _num(local_grads[places[turn % len(places)]])
+        local = number(local_grads[places[turn % len(places)]])
         if local is None or grad is None:
             return (lambda: ""), None
         return (lambda: f"local grad {_fmt(local)} × {_grad_of(giver_name)} {_fmt(grad)} = "
@@ -218,10 +201,10 @@ class _Recorder:
         grad = _grad_of(name)
         if add is None or before is None:
             return "", lambda: f"{giver} hands {name} a grad: it is now {_fmt(after)}."
-        if _close(after, before + add):
+        if close(after, before + add):
             return "", lambda: (f"{giver} adds {share()} to {grad}: {_fmt(before)} + {_fmt(add)} = "
                                 f"{_fmt(after)}.")
-        if before != 0 and _close(after, add):
+        if before != 0 and close(after, add):
             return "replaced", lambda: (f"{grad} already held {_fmt(before)} from another path, and this "
                                         f"step replaced it with {_fmt(after)}. It should add: "
                                         f"{_fmt(before)} + {_fmt(add)} = {_fmt(before + add)}. Write += so "
@@ -248,14 +231,14 @@ def _reference(root: Any, order: list[Any], rule: str) -> dict[int, float] | Non
     ref = {id(node): 0.0 for node in order}
     ref[id(root)] = 1.0
     for node in reversed(order):
-        kids = _kids(node)
+        kids = _children(node)
         local_grads = getattr(node, "_local_grads", None)
         if rule != "paths" and (not isinstance(local_grads, (tuple, list)) or len(local_grads) != len(kids)):
             if kids:
                 return None
             continue
         for i, kid in enumerate(kids):
-            local = 1.0 if rule == "paths" else _num(local_grads[i])  # type: ignore[index]
+            local = 1.0 if rule == "paths" else number(local_grads[i])  # type: ignore[index]
             if local is None:
                 return None
             if id(kid) in ref:
@@ -286,7 +269,7 @@ def replay(root: Any, order: list[Any], index: Mapping[int, int], labels: Mappin
     except Exception as raised:  # the learner's own backward() failing is something to show
         error = f"{type(raised).__name__}: {raised}".rstrip(": ")
     finally:
-        finals = {id(node): _num(slots[type(node)].peek(node)) for node in order}
+        finals = {id(node): number(slots[type(node)].peek(node)) for node in order}
         for slot in slots.values():
             if "grad" in slot.cls.__dict__ and isinstance(slot.cls.__dict__["grad"], property):
                 slot.restore()
@@ -314,7 +297,7 @@ def _result(recorder: _Recorder, root: Any, order: list[Any], index: Mapping[int
     wrong = []
     if reference is not None:
         for node in order:
-            if id(node) in index and not _close(finals[id(node)], reference[id(node)]):
+            if id(node) in index and not close(finals[id(node)], reference[id(node)]):
                 wrong.append({"id": index[id(node)], "got": finals[id(node)], "want": reference[id(node)]})
     return {
         "available": True, "rule": rule, "steps": recorder.steps, "writes": recorder.writes,

@@ -1,9 +1,8 @@
 """The learner's own Values as a graph: every node with its operation, data and grad, every edge
 with its local grad, as plain JSON for the browser's Graph tab and for `linebyline graph`.
 
-Nothing here knows the course's Value class: a Value is any object with a ``data`` and a tuple of
-children (``_children``, as microgpt names it, or micrograd's ``_prev``). The learner's file
-defines the class, so the graph is read from the objects their code made, never rebuilt.
+The learner's file defines the class (value_nodes.py says what counts as a Value), so the graph
+is read from the objects their code made, never rebuilt.
 """
 from __future__ import annotations
 
@@ -13,35 +12,10 @@ from typing import Any
 
 from .backward_replay import replay
 from .graph_blocks import blocks, sources, summary, tops
+from .value_nodes import children_of, close, is_value, number
 
 LIMIT = 500  # nodes drawn one by one; a bigger graph shows these (nearest the top) and folds the rest
 LIST_LIMIT = 64  # items of a list drawn as a picture
-
-
-def children_of(obj: Any) -> tuple[Any, ...] | None:
-    """The Values ``obj`` was made from, or None when ``obj`` is not a Value at all."""
-    if isinstance(obj, type) or not hasattr(obj, "data"):
-        return None
-    for name in ("_children", "_prev"):
-        kids = getattr(obj, name, None)
-        if isinstance(kids, (tuple, list, set, frozenset)):
-            return tuple(kids)
-    return None
-
-
-def is_value(obj: Any) -> bool:
-    return children_of(obj) is not None
-
-
-def number(x: Any) -> float | None:
-    """A plain float for JSON, None for what is no finite number."""
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        return None
-    try:
-        x = float(x)
-    except OverflowError:  # an int too big for a float (10 ** 1000) is shown as no number
-        return None
-    return x if math.isfinite(x) else None
 
 
 def walk(root: Any) -> list[Any]:
@@ -63,23 +37,19 @@ def walk(root: Any) -> list[Any]:
     return order
 
 
-def _close(a: float, b: float) -> bool:
-    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
-
-
 def _unary(out: float, x: float, local: float) -> str:
     guesses = (("exp", lambda: math.exp(x)), ("log", lambda: math.log(x)),
                ("relu", lambda: max(0.0, x)))
     for name, compute in guesses:
         try:
-            if _close(out, compute()) and (name != "relu" or local in (0, 1)):
+            if close(out, compute()) and (name != "relu" or local in (0, 1)):
                 return name
         except (ValueError, OverflowError):
             continue
     if x and out:
         n = local * x / out  # d(x**n)/dx = n * x**(n-1) = n * out / x
         try:
-            if _close(out, x ** round(n, 6)):
+            if close(out, x ** round(n, 6)):
                 return f"**{round(n, 6):g}"
         except (ValueError, OverflowError, ZeroDivisionError):
             pass
@@ -101,9 +71,9 @@ def operation(node: Any, kids: tuple[Any, ...], local: list[float | None]) -> st
     known = None not in local  # a Value made by hand may carry no local grads (lesson 3.1)
     if len(kids) == 2:
         (a, b), (ga, gb) = datas, local
-        if (not known or (ga == 1 and gb == 1)) and _close(out, a + b):  # type: ignore[operator]
+        if (not known or (ga == 1 and gb == 1)) and close(out, a + b):  # type: ignore[operator]
             return "+"
-        if (not known or (_close(ga, b) and _close(gb, a))) and _close(out, a * b):  # type: ignore[arg-type, operator]
+        if (not known or (close(ga, b) and close(gb, a))) and close(out, a * b):  # type: ignore[arg-type, operator]
             return "*"
         return "?"
     if len(kids) == 1 and known:
@@ -212,7 +182,7 @@ def picture(obj: Any) -> dict[str, Any] | None:
         return None
     if all(_is_number_or_value(item) for item in obj):
         values = [_plain(item) for item in obj[:LIST_LIMIT]]
-        shares = all(v is not None and v >= 0 for v in values) and _close(sum(values), 1.0)  # type: ignore[arg-type, misc]
+        shares = all(v is not None and v >= 0 for v in values) and close(sum(values), 1.0)  # type: ignore[arg-type, misc]
         return {"kind": "bars", "values": values, "total": len(obj), "shares": shares}
     rows = [row for row in obj if isinstance(row, (list, tuple))]
     if len(rows) == len(obj) and all(_is_number_or_value(i) for row in rows for i in row):
